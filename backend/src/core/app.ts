@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import cookieParser from 'cookie-parser';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { Config } from './config';
+import type { Queryable } from './db';
+import { apiNotFound, errorHandler } from './errors';
+import type { Feature } from './feature';
+import { healthRouter } from './health';
+import type { Logger } from './logger';
+import type { Redis } from './redis';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  db: Queryable;
+  redis: Redis | null;
+  features: Feature[];
+  /** Signs cookies. */
+  secret: string;
+  /** The built frontend; served with the SPA fallback when it exists. */
+  webDir?: string;
+}
+
+const SOLANA_DEVNET = ['https://api.devnet.solana.com', 'wss://api.devnet.solana.com'];
+
+export function createApp({
+  config,
+  logger,
+  db,
+  redis,
+  features,
+  secret,
+  webDir,
+}: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id =
+          typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+        }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      autoLogging: { ignore: (req) => req.url === '/healthz' },
+    }),
+  );
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'connect-src': ["'self'", ...SOLANA_DEVNET],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      strictTransportSecurity: config.isProduction,
+    }),
+  );
+  app.use(healthRouter(db, redis));
+
+  const api = express.Router();
+  api.use(express.json({ limit: '100kb' }));
+  api.use(cookieParser(secret));
+  for (const feature of features) {
+    if (feature.router) api.use(feature.router);
+  }
+  api.use(apiNotFound);
+  app.use('/api', api);
+
+  if (webDir && fs.existsSync(path.join(webDir, 'index.html'))) {
+    app.use(
+      '/assets',
+      express.static(path.join(webDir, 'assets'), {
+        immutable: true,
+        maxAge: '1y',
+        fallthrough: false,
+      }),
+    );
+    app.use(express.static(webDir, { index: false, maxAge: '1h' }));
+    app.get('/{*splat}', (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(path.join(webDir, 'index.html'));
+    });
+  }
+
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,88 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { z } from 'zod';
+import { firstIssueMessage } from '@tapgram/shared';
+
+/** An error a service throws on purpose; the middleware turns it into `{error}` with its status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class ValidationError extends HttpError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+export class UnauthorizedError extends HttpError {
+  constructor(message = 'Not signed in') {
+    super(401, message);
+  }
+}
+export class ForbiddenError extends HttpError {
+  constructor(message = 'Not allowed') {
+    super(403, message);
+  }
+}
+export class NotFoundError extends HttpError {
+  constructor(message = 'Not found') {
+    super(404, message);
+  }
+}
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+export class TooManyRequestsError extends HttpError {
+  constructor(message = 'Too many requests, slow down') {
+    super(429, message);
+  }
+}
+
+/** Parses input with a shared schema; a failure is a 400 with the rule's own message. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ValidationError(firstIssueMessage(result.error));
+  return result.data;
+}
+
+export const apiNotFound: RequestHandler = (req) => {
+  throw new NotFoundError(`No such endpoint: ${req.method} ${req.baseUrl}${req.path}`);
+};
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+}
+
+function statusOf(err: unknown): number | undefined {
+  if (err instanceof HttpError) return err.status;
+  const e = err as BodyParserError;
+  const status = e?.status ?? e?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+function clientMessage(err: unknown, status: number): string {
+  if (err instanceof HttpError) return err.message;
+  const type = (err as BodyParserError).type;
+  if (type === 'entity.parse.failed') return 'Request body is not valid JSON';
+  if (type === 'entity.too.large' || status === 413) return 'Request body is too large';
+  if (err instanceof Error && err.message) return err.message;
+  return 'Bad request';
+}
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const status = statusOf(err);
+  if (status === undefined) {
+    req.log.error({ err }, 'unhandled error');
+    res.status(500).json({ error: 'Internal server error' });
+    return;
+  }
+  if (status >= 500) req.log.error({ err }, 'server error');
+  res.status(status).json({ error: clientMessage(err, status) });
+};

@@ -1,0 +1,100 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Server as SocketServer } from 'socket.io';
+import { createFeatures } from '../features';
+import { createApp } from './app';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db';
+import type { Feature } from './feature';
+import type { Logger } from './logger';
+import { runMigrations } from './migrate';
+import { openRedis, type Redis } from './redis';
+import { resolveSessionSecret } from './secret';
+
+export const WEB_DIR = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Database;
+  redis: Redis | null;
+  io: SocketServer;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra features, for tests that need a route of their own. */
+  extraFeatures?: Feature[];
+}
+
+/** Opens the services, applies migrations, and serves the API, the game channel and the web app. */
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const db = await openDatabase(
+    { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
+    logger,
+  );
+  let redis: Redis | null = null;
+  try {
+    await runMigrations(db.pool, logger);
+    redis = config.REDIS_URL ? await openRedis(config.REDIS_URL, logger) : null;
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+
+  const secret = await resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
+  const features = [
+    ...(await createFeatures({ config, logger, db, redis, secret })),
+    ...(options.extraFeatures ?? []),
+  ];
+  const app = createApp({ config, logger, db: db.pool, redis, features, secret, webDir: WEB_DIR });
+  const httpServer = http.createServer(app);
+  const io = new SocketServer(httpServer, { serveClient: false });
+  let adapterClients: Redis[] = [];
+  if (redis) {
+    adapterClients = [redis.duplicate(), redis.duplicate()];
+    io.adapter(
+      createAdapter(adapterClients[0], adapterClients[1], {
+        key: `${config.REDIS_PREFIX}:socket.io`,
+      }),
+    );
+  }
+  for (const feature of features) feature.attachSocket?.(io);
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const url = `http://localhost:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      logger.info('shutting down');
+      const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      const force = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      io.disconnectSockets(true);
+      await stopped;
+      clearTimeout(force);
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      for (const feature of features) await feature.close?.();
+      for (const client of [...adapterClients, ...(redis ? [redis] : [])]) {
+        await client.quit().catch(() => client.disconnect());
+      }
+      await db.close();
+      logger.info('stopped');
+    })();
+    return closing;
+  };
+
+  return { url, port, db, redis, io, close };
+}

@@ -1,0 +1,20 @@
+import type { Config } from './core/config';
+import type { Database } from './core/db';
+import type { Feature } from './core/feature';
+import { createGameFeature } from './game';
+import type { Logger } from './core/logger';
+import type { Redis } from './core/redis';
+
+export interface FeatureDeps {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  redis: Redis | null;
+  /** Signs cookies; from SESSION_SECRET or generated once under DATA_DIR. */
+  secret: string;
+}
+
+/** The product's features, each wired to the storage chosen at start-up. */
+export async function createFeatures(deps: FeatureDeps): Promise<Feature[]> {
+  return [await createGameFeature(deps)];
+}

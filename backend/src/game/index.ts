@@ -1,0 +1,46 @@
+import type { Feature } from '../core/feature';
+import type { FeatureDeps } from '../features';
+import { PostgresGameStore } from './postgres-store';
+import { RedisGameStore } from './redis-store';
+import { GameRepository } from './repository';
+import { gameRouter } from './routes';
+import { GameService } from './service';
+import { attachGameChannel } from './socket';
+import type { GameStore } from './store';
+
+/** The tap game, on Redis when it is configured, straight on Postgres otherwise. */
+export async function createGameFeature({
+  config,
+  logger,
+  db,
+  redis,
+  secret,
+}: FeatureDeps): Promise<Feature> {
+  const repo = new GameRepository(db.pool);
+  const rateLimit = { perSecond: config.TAP_RATE_PER_SECOND, burst: config.TAP_BURST };
+  let store: GameStore;
+  if (redis) {
+    const redisStore = new RedisGameStore(redis, repo, rateLimit, logger, config.REDIS_PREFIX);
+    await redisStore.start(config.FLUSH_INTERVAL_MS);
+    store = redisStore;
+  } else {
+    store = new PostgresGameStore(repo, rateLimit);
+  }
+  const service = new GameService(store);
+  let detach: (() => void) | undefined;
+  return {
+    name: 'game',
+    router: gameRouter(service, {
+      socialUrl: config.SOCIAL_URL,
+      chartUrl: config.CHART_URL,
+      contractAddress: config.CONTRACT_ADDRESS,
+    }),
+    attachSocket(io) {
+      detach = attachGameChannel(io, { service, store, secret, logger });
+    },
+    async close() {
+      detach?.();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import type { GameSession, GameUser, LeaderboardCountry, LeaderboardUser } from '@tapgram/shared';
+import { messages } from '@tapgram/shared';
+import type { Queryable } from '../core/db';
+import { ConflictError } from '../core/errors';
+
+const USER_COLUMNS = `id, username, country, total_points AS "totalPoints", total_taps AS "totalTaps"`;
+const SESSION_COLUMNS = `id, user_id AS "userId", session_points AS "sessionPoints", session_taps AS "sessionTaps"`;
+const UNIQUE_VIOLATION = '23505';
+
+/** The game's SQL. Both stores write through it; the Postgres store also reads through it. */
+export class GameRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async insertUser(username: string, country: string): Promise<GameUser> {
+    try {
+      const { rows } = await this.db.query<GameUser>(
+        `INSERT INTO game_users (username, country) VALUES ($1, $2) RETURNING ${USER_COLUMNS}`,
+        [username, country],
+      );
+      return rows[0];
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new ConflictError(messages.usernameTaken);
+      }
+      throw error;
+    }
+  }
+
+  async findUser(id: string): Promise<GameUser | null> {
+    const { rows } = await this.db.query<GameUser>(
+      `SELECT ${USER_COLUMNS} FROM game_users WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async insertSession(userId: string): Promise<GameSession> {
+    const { rows } = await this.db.query<GameSession>(
+      `INSERT INTO game_sessions (user_id) VALUES ($1) RETURNING ${SESSION_COLUMNS}`,
+      [userId],
+    );
+    return rows[0];
+  }
+
+  async findSession(id: string): Promise<GameSession | null> {
+    const { rows } = await this.db.query<GameSession>(
+      `SELECT ${SESSION_COLUMNS} FROM game_sessions WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Adds taps to the session, its player and the player's country in one statement. */
+  async addTaps(
+    userId: string,
+    sessionId: string,
+    count: number,
+  ): Promise<{ user: GameUser; session: GameSession } | null> {
+    const { rows } = await this.db.query<{ user: GameUser; session: GameSession }>(
+      `WITH s AS (
+         UPDATE game_sessions
+            SET session_points = session_points + $3, session_taps = session_taps + $3, updated_at = now()
+          WHERE id = $2 AND user_id = $1
+          RETURNING ${SESSION_COLUMNS}
+       ), u AS (
+         UPDATE game_users
+            SET total_points = total_points + $3, total_taps = total_taps + $3, updated_at = now()
+          WHERE id = $1 AND EXISTS (SELECT 1 FROM s)
+          RETURNING ${USER_COLUMNS}
+       ), c AS (
+         INSERT INTO game_countries AS gc (country, total_points, total_taps)
+         SELECT country, $3, $3 FROM u
+         ON CONFLICT (country) DO UPDATE
+            SET total_points = gc.total_points + EXCLUDED.total_points,
+                total_taps = gc.total_taps + EXCLUDED.total_taps,
+                updated_at = now()
+       )
+       SELECT row_to_json(u) AS user, row_to_json(s) AS session FROM u, s`,
+      [userId, sessionId, count],
+    );
+    return rows[0] ?? null;
+  }
+
+  async rankOf(points: number): Promise<number> {
+    const { rows } = await this.db.query<{ above: number }>(
+      'SELECT count(*)::int AS above FROM game_users WHERE total_points > $1',
+      [points],
+    );
+    return rows[0].above + 1;
+  }
+
+  async topUsers(limit: number): Promise<LeaderboardUser[]> {
+    const { rows } = await this.db.query<LeaderboardUser>(
+      `SELECT id, username, total_points AS "totalPoints" FROM game_users
+        ORDER BY total_points DESC, id DESC LIMIT $1`,
+      [limit],
+    );
+    return rows;
+  }
+
+  async topCountries(): Promise<LeaderboardCountry[]> {
+    const { rows } = await this.db.query<LeaderboardCountry>(
+      `SELECT country, total_points AS "totalPoints" FROM game_countries
+        WHERE total_points > 0 ORDER BY total_points DESC, country DESC`,
+    );
+    return rows;
+  }
+
+  async usersOver(points: number): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM game_users WHERE total_points >= $1',
+      [points],
+    );
+    return rows[0].n;
+  }
+
+  /** Writes absolute totals kept elsewhere (Redis); idempotent, so a retried flush is harmless. */
+  async writeTotals(totals: {
+    users: { id: string; points: number; taps: number }[];
+    sessions: { id: string; points: number; taps: number }[];
+    countries: { country: string; points: number; taps: number }[];
+  }): Promise<void> {
+    const { users, sessions, countries } = totals;
+    const columns = <T>(rows: T[], pick: (row: T) => unknown) => rows.map(pick);
+    if (users.length > 0) {
+      await this.db.query(
+        `UPDATE game_users AS g SET total_points = v.points, total_taps = v.taps, updated_at = now()
+           FROM unnest($1::uuid[], $2::bigint[], $3::bigint[]) AS v(id, points, taps)
+          WHERE g.id = v.id AND (g.total_points, g.total_taps) <> (v.points, v.taps)`,
+        [
+          columns(users, (u) => u.id),
+          columns(users, (u) => u.points),
+          columns(users, (u) => u.taps),
+        ],
+      );
+    }
+    if (sessions.length > 0) {
+      await this.db.query(
+        `UPDATE game_sessions AS g SET session_points = v.points, session_taps = v.taps, updated_at = now()
+           FROM unnest($1::uuid[], $2::bigint[], $3::bigint[]) AS v(id, points, taps)
+          WHERE g.id = v.id`,
+        [
+          columns(sessions, (s) => s.id),
+          columns(sessions, (s) => s.points),
+          columns(sessions, (s) => s.taps),
+        ],
+      );
+    }
+    if (countries.length > 0) {
+      await this.db.query(
+        `INSERT INTO game_countries (country, total_points, total_taps)
+         SELECT * FROM unnest($1::char(2)[], $2::bigint[], $3::bigint[])
+         ON CONFLICT (country) DO UPDATE
+            SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps, updated_at = now()`,
+        [
+          columns(countries, (c) => c.country),
+          columns(countries, (c) => c.points),
+          columns(countries, (c) => c.taps),
+        ],
+      );
+    }
+  }
+
+  /** Streams every player in pages, for rebuilding an empty Redis. */
+  async *allUsers(pageSize = 5000): AsyncGenerator<GameUser[]> {
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const { rows } = await this.db.query<GameUser>(
+        `SELECT ${USER_COLUMNS} FROM game_users WHERE id > $1 ORDER BY id LIMIT $2`,
+        [after, pageSize],
+      );
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  async allCountries(): Promise<{ country: string; totalPoints: number; totalTaps: number }[]> {
+    const { rows } = await this.db.query<{
+      country: string;
+      totalPoints: number;
+      totalTaps: number;
+    }>(
+      `SELECT country, total_points AS "totalPoints", total_taps AS "totalTaps" FROM game_countries`,
+    );
+    return rows;
+  }
+}

@@ -1,0 +1,60 @@
+import {
+  createSessionBodySchema,
+  createUserBodySchema,
+  leaderboardQuerySchema,
+  tapBodySchema,
+  type GameConfig,
+} from '@tapgram/shared';
+import { Router } from 'express';
+import { parseInput } from '../core/errors';
+import { playerFromRequest, setPlayerCookie } from './player-cookie';
+import type { GameService } from './service';
+
+export function gameRouter(service: GameService, gameConfig: GameConfig): Router {
+  const router = Router();
+
+  router.get('/game/config', (_req, res) => {
+    res.json(gameConfig);
+  });
+
+  router.post('/users', async (req, res) => {
+    const { username, country } = parseInput(createUserBodySchema, req.body);
+    const user = await service.createUser(username, country);
+    setPlayerCookie(res, user.id, req.secure);
+    res.status(201).json(user);
+  });
+
+  router.get('/users/:id', async (req, res) => {
+    res.json(await service.getUser(req.params.id));
+  });
+
+  router.get('/users/:id/rank', async (req, res) => {
+    res.json({ rank: await service.rank(req.params.id) });
+  });
+
+  router.post('/sessions', async (req, res) => {
+    const { userId } = parseInput(createSessionBodySchema, req.body);
+    res.status(201).json(await service.createSession(playerFromRequest(req), userId));
+  });
+
+  router.post('/tap', async (req, res) => {
+    const { userId, sessionId } = parseInput(tapBodySchema, req.body);
+    const { user, session } = await service.tap(playerFromRequest(req), userId, sessionId, 1);
+    res.json({ user, session });
+  });
+
+  router.get('/leaderboard/users', async (req, res) => {
+    const { limit } = parseInput(leaderboardQuerySchema, req.query);
+    res.json(await service.topUsers(limit));
+  });
+
+  router.get('/leaderboard/countries', async (_req, res) => {
+    res.json(await service.topCountries());
+  });
+
+  router.get('/milestone/100k', async (_req, res) => {
+    res.json(await service.milestone());
+  });
+
+  return router;
+}

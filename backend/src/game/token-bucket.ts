@@ -1,0 +1,44 @@
+import type { RateLimit } from './store';
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/** Per-player token buckets in memory, for the single-node (Postgres) mode. */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly limit: RateLimit,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes up to `wanted` tokens; answers how many were granted. */
+  take(key: string, wanted: number): number {
+    const now = this.now();
+    const bucket = this.buckets.get(key) ?? { tokens: this.limit.burst, at: now };
+    const refilled = Math.min(
+      this.limit.burst,
+      bucket.tokens + ((now - bucket.at) / 1000) * this.limit.perSecond,
+    );
+    const granted = Math.min(wanted, Math.floor(refilled));
+    this.buckets.set(key, { tokens: refilled - granted, at: now });
+    return granted;
+  }
+
+  /** Gives back tokens taken for taps that were then not counted. */
+  refund(key: string, tokens: number): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(this.limit.burst, bucket.tokens + tokens);
+  }
+
+  /** Drops buckets that have refilled completely; they hold nothing a fresh one would not. */
+  prune(): void {
+    const now = this.now();
+    const fullAfterMs = (this.limit.burst / this.limit.perSecond) * 1000;
+    for (const [key, bucket] of this.buckets) {
+      if (now - bucket.at > fullAfterMs) this.buckets.delete(key);
+    }
+  }
+}

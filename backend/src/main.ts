@@ -1,0 +1,46 @@
+import { ConfigError, loadConfig } from './core/config';
+import { createLogger } from './core/logger';
+import { startServer } from './core/server';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const server = await startServer(config, logger);
+  logger.info(
+    { url: server.url, database: server.db.kind, redis: server.redis ? 'on' : 'off' },
+    'listening',
+  );
+  process.stdout.write(`\nTapGram is running at ${server.url}\n\n`);
+
+  let signals = 0;
+  const stop = (signal: NodeJS.Signals) => {
+    signals += 1;
+    if (signals > 1) process.exit(1);
+    logger.info({ signal }, 'signal received');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

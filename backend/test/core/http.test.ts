@@ -1,0 +1,93 @@
+import { Router } from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseInput } from '../../src/core/errors';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+// A feature of the test's own, to reach the error paths through the real middleware.
+function probeFeature() {
+  const router = Router();
+  router.post('/probe/validate', (req, res) => {
+    const body = parseInput(z.object({ name: z.string().min(3, 'Name is too short') }), req.body);
+    res.json(body);
+  });
+  router.get('/probe/crash', () => {
+    throw new Error('secret internals: connection string postgres://user:pw@db');
+  });
+  router.get('/probe/crash-async', async () => {
+    await Promise.resolve();
+    throw new TypeError('undefined is not a function at /srv/app.ts:42');
+  });
+  return { name: 'probe', router };
+}
+
+describe('HTTP core', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ extraFeatures: [probeFeature()] });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers a failed validation with 400 and the rule message', async () => {
+    const res = await request(server.url).post('/api/probe/validate').send({ name: 'ab' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Name is too short' });
+  });
+
+  it('answers malformed JSON with 400 {error}', async () => {
+    const res = await request(server.url)
+      .post('/api/probe/validate')
+      .set('content-type', 'application/json')
+      .send('{"name": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Request body is not valid JSON' });
+  });
+
+  it('answers a body over the limit with 413 {error}', async () => {
+    const res = await request(server.url)
+      .post('/api/probe/validate')
+      .send({ name: 'x'.repeat(200_000) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: 'Request body is too large' });
+  });
+
+  it('answers an unknown /api path with 404 JSON, not the web page', async () => {
+    const res = await request(server.url).get('/api/does/not/exist');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.body).toEqual({ error: 'No such endpoint: GET /api/does/not/exist' });
+  });
+
+  it.each(['/api/probe/crash', '/api/probe/crash-async'])(
+    'answers a thrown internal error at %s with 500 and no internals',
+    async (path) => {
+      const res = await request(server.url).get(path);
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: 'Internal server error' });
+      expect(res.text).not.toMatch(/secret|postgres:|\.ts|stack|TypeError/);
+    },
+  );
+
+  it('sets a request id and security headers on every answer', async () => {
+    const res = await request(server.url).get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.headers['x-request-id']).toMatch(/^[\w-]+$/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
+  it('reports readiness of the database, with Redis not configured', async () => {
+    const res = await request(server.url).get('/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'not configured' } });
+  });
+
+  it('applied the schema migrations', async () => {
+    const { rows } = await server.db.pool.query<{ name: string }>('SELECT name FROM pgmigrations');
+    expect(rows.map((r) => r.name)).toContain('1732300000000_initial-schema');
+  });
+});

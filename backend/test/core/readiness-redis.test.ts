@@ -1,0 +1,29 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisAvailable } from '../helpers/availability';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+describe.runIf(await redisAvailable())('readiness with Redis configured', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ mode: 'redis' });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('checks both the database and Redis', async () => {
+    const res = await request(server.url).get('/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+  });
+
+  it('answers 503 when Redis stops answering', async () => {
+    server.redis?.disconnect();
+    const res = await request(server.url).get('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body.checks.redis).toBe('down');
+    await server.redis?.connect();
+    expect((await request(server.url).get('/readyz')).status).toBe(200);
+  });
+});

@@ -1,0 +1,228 @@
+import { messages } from '@tapgram/shared';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { makePlayer, makeUsername, tap } from './builders';
+import { storageModes } from './modes';
+
+describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
+  let server: TestServer;
+  let url: string;
+  beforeAll(async () => {
+    server = await startTestServer({ mode });
+    url = server.url;
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe('POST /api/users', () => {
+    it('creates a player with zero totals, trims the name and binds the browser with a cookie', async () => {
+      const name = makeUsername();
+      const res = await request(url)
+        .post('/api/users')
+        .send({ username: `  ${name} `, country: 'fr' });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        username: name,
+        country: 'FR',
+        totalPoints: 0,
+        totalTaps: 0,
+      });
+      const cookie = String(res.headers['set-cookie']);
+      expect(cookie).toMatch(/^tg_player=/);
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Lax/i);
+    });
+
+    it.each([
+      ['ab', messages.usernameTooShort],
+      ['x'.repeat(21), messages.usernameTooLong],
+      ['no spaces', messages.usernameCharacters],
+    ])('refuses the username %j with the dialog message', async (username, error) => {
+      const res = await request(url).post('/api/users').send({ username, country: 'GB' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error });
+    });
+
+    it('refuses a taken username ignoring case with 409', async () => {
+      const name = makeUsername();
+      expect(
+        (await request(url).post('/api/users').send({ username: name, country: 'GB' })).status,
+      ).toBe(201);
+      const res = await request(url)
+        .post('/api/users')
+        .send({ username: name.toUpperCase(), country: 'US' });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ error: 'Username already taken' });
+    });
+
+    it('refuses a country that is not a two-letter code', async () => {
+      const res = await request(url)
+        .post('/api/users')
+        .send({ username: makeUsername(), country: 'GBR' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: messages.countryCode });
+    });
+  });
+
+  describe('players and sessions', () => {
+    it('answers a player by id, 404 for an unknown or malformed id', async () => {
+      const { user } = await makePlayer(url);
+      expect((await request(url).get(`/api/users/${user.id}`)).body).toEqual(user);
+      const unknown = await request(url).get(`/api/users/${crypto.randomUUID()}`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ error: 'User not found' });
+      expect((await request(url).get('/api/users/not-a-uuid')).status).toBe(404);
+      expect((await request(url).get(`/api/users/${crypto.randomUUID()}/rank`)).status).toBe(404);
+    });
+
+    it('opens a session at zero whatever counts the client sends', async () => {
+      const { user, cookie } = await makePlayer(url);
+      const res = await request(url)
+        .post('/api/sessions')
+        .set('Cookie', cookie)
+        .send({ userId: user.id, sessionPoints: 500, sessionTaps: 500 });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        userId: user.id,
+        sessionPoints: 0,
+        sessionTaps: 0,
+      });
+    });
+
+    it('lets only the browser that created a player open its sessions', async () => {
+      const alice = await makePlayer(url);
+      const bob = await makePlayer(url);
+      const anonymous = await request(url).post('/api/sessions').send({ userId: alice.user.id });
+      expect(anonymous.status).toBe(403);
+      const impostor = await request(url)
+        .post('/api/sessions')
+        .set('Cookie', bob.cookie)
+        .send({ userId: alice.user.id });
+      expect(impostor.status).toBe(403);
+      const forged = await request(url)
+        .post('/api/sessions')
+        .set('Cookie', `tg_player=${alice.user.id}`)
+        .send({ userId: alice.user.id });
+      expect(forged.status).toBe(403);
+    });
+  });
+
+  describe('POST /api/tap', () => {
+    it('adds exactly one point and tap to the player, the session and the country, ignoring client counts', async () => {
+      const country = 'NZ';
+      const player = await makePlayer(url, country);
+      const before =
+        (await request(url).get('/api/leaderboard/countries')).body.find(
+          (c: { country: string }) => c.country === country,
+        )?.totalPoints ?? 0;
+      const res = await tap(url, player, { sessionPoints: 9999, sessionTaps: 9999 });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        user: { ...player.user, totalPoints: 1, totalTaps: 1 },
+        session: { ...player.session, sessionPoints: 1, sessionTaps: 1 },
+      });
+      const second = await tap(url, player);
+      expect(second.body.user.totalPoints).toBe(2);
+      expect(second.body.session.sessionTaps).toBe(2);
+      const countries = (await request(url).get('/api/leaderboard/countries')).body;
+      expect(countries.find((c: { country: string }) => c.country === country).totalPoints).toBe(
+        before + 2,
+      );
+    });
+
+    it('refuses pointsPerTap other than 1 and counts nothing', async () => {
+      const player = await makePlayer(url);
+      const res = await tap(url, player, { pointsPerTap: 100 });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'pointsPerTap must be 1' });
+      expect((await request(url).get(`/api/users/${player.user.id}`)).body.totalPoints).toBe(0);
+    });
+
+    it('refuses a tap without the cookie, for another player, or on an unknown session', async () => {
+      const alice = await makePlayer(url);
+      const bob = await makePlayer(url);
+      expect((await tap(url, { ...alice, cookie: '' })).status).toBe(403);
+      expect((await tap(url, { ...bob, session: alice.session })).status).toBe(403);
+      const unknown = await tap(url, {
+        ...alice,
+        session: { ...alice.session, id: crypto.randomUUID() },
+      });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ error: 'Session not found' });
+      expect((await request(url).get(`/api/users/${alice.user.id}`)).body.totalPoints).toBe(0);
+      expect((await request(url).get(`/api/users/${bob.user.id}`)).body.totalPoints).toBe(0);
+    });
+  });
+
+  describe('leaderboards, rank and milestone', () => {
+    it('lists players best first with their points, reflecting every acknowledged tap', async () => {
+      const leader = await makePlayer(url, 'JP');
+      for (let i = 0; i < 30; i += 1) expect((await tap(url, leader)).status).toBe(200);
+      const board = (await request(url).get('/api/leaderboard/users?limit=3')).body;
+      expect(board).toHaveLength(3);
+      expect(board[0]).toEqual({
+        id: leader.user.id,
+        username: leader.user.username,
+        totalPoints: 30,
+      });
+      const points = board.map((u: { totalPoints: number }) => u.totalPoints);
+      expect(points).toEqual([...points].sort((a, b) => b - a));
+    });
+
+    it('validates the limit', async () => {
+      expect((await request(url).get('/api/leaderboard/users?limit=1001')).status).toBe(400);
+      expect((await request(url).get('/api/leaderboard/users?limit=abc')).status).toBe(400);
+      expect((await request(url).get('/api/leaderboard/users?limit=1000')).status).toBe(200);
+    });
+
+    it('ranks players by strictly greater points, ties sharing a rank', async () => {
+      const [a, b, c] = [await makePlayer(url), await makePlayer(url), await makePlayer(url)];
+      const taps = async (p: typeof a, n: number) => {
+        for (let i = 0; i < n; i += 1) expect((await tap(url, p)).status).toBe(200);
+      };
+      await taps(a, 35);
+      await taps(b, 35);
+      await taps(c, 34);
+      const rank = async (p: typeof a) =>
+        (await request(url).get(`/api/users/${p.user.id}/rank`)).body.rank;
+      const above = (await request(url).get('/api/leaderboard/users?limit=1000')).body.filter(
+        (u: { totalPoints: number }) => u.totalPoints > 35,
+      ).length;
+      expect(await rank(a)).toBe(above + 1);
+      expect(await rank(b)).toBe(above + 1);
+      expect(await rank(c)).toBe(above + 3);
+    });
+
+    it('counts players at 100K points for the milestone', async () => {
+      const player = await makePlayer(url);
+      const before = (await request(url).get('/api/milestone/100k')).body.usersOver100k;
+      await server.db.pool.query('UPDATE game_users SET total_points = 99999 WHERE id = $1', [
+        player.user.id,
+      ]);
+      if (mode === 'redis') {
+        // Redis holds the live totals: make it take the new figure as it would after losing its data.
+        await server.redis!.hset(
+          `${prefixOf(server)}:game:user:${player.user.id}`,
+          'points',
+          99999,
+        );
+        await server.redis!.zadd(`${prefixOf(server)}:game:lb:users`, 99999, player.user.id);
+      }
+      expect((await request(url).get('/api/milestone/100k')).body).toEqual({
+        usersOver100k: before,
+      });
+      expect((await tap(url, player)).body.user.totalPoints).toBe(100000);
+      expect((await request(url).get('/api/milestone/100k')).body).toEqual({
+        usersOver100k: before + 1,
+      });
+    });
+  });
+});
+
+function prefixOf(server: TestServer): string {
+  return server.redisPrefix;
+}

@@ -1,0 +1,106 @@
+import { gameEvents, type LeaderboardCountry, type LeaderboardUser } from '@tapgram/shared';
+import request from 'supertest';
+import type { Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { makePlayer } from './builders';
+import { storageModes } from './modes';
+import { connectGame, nextEvent, sendTaps } from './socket-client';
+
+describe.each(storageModes)('game channel (%s mode)', (mode) => {
+  let server: TestServer;
+  const sockets: Socket[] = [];
+  const connect = async (cookie?: string) => {
+    const socket = await connectGame(server.url, cookie);
+    sockets.push(socket);
+    return socket;
+  };
+  beforeAll(async () => {
+    server = await startTestServer({ mode });
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.disconnect();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('sends both leaderboards and the milestone on connect', async () => {
+    const player = await makePlayer(server.url, 'IT');
+    await request(server.url)
+      .post('/api/tap')
+      .set('Cookie', player.cookie)
+      .send({ userId: player.user.id, sessionId: player.session.id, pointsPerTap: 1 });
+    const socket = await connectGame(server.url);
+    sockets.push(socket);
+    const [users, countries, milestone] = await Promise.all([
+      nextEvent<LeaderboardUser[]>(socket, gameEvents.leaderboardUsers),
+      nextEvent<LeaderboardCountry[]>(socket, gameEvents.leaderboardCountries),
+      nextEvent<{ usersOver100k: number }>(socket, gameEvents.milestone),
+    ]);
+    expect(users).toContainEqual({
+      id: player.user.id,
+      username: player.user.username,
+      totalPoints: 1,
+    });
+    expect(countries).toContainEqual({ country: 'IT', totalPoints: expect.any(Number) });
+    expect(milestone).toEqual({ usersOver100k: expect.any(Number) });
+  });
+
+  it('counts a batch of taps and acknowledges with the new player and session', async () => {
+    const player = await makePlayer(server.url);
+    const socket = await connect(player.cookie);
+    const first = await sendTaps(socket, player.session.id, 7);
+    expect(first).toEqual({
+      ok: true,
+      accepted: 7,
+      user: { ...player.user, totalPoints: 7, totalTaps: 7 },
+      session: { ...player.session, sessionPoints: 7, sessionTaps: 7 },
+    });
+    const second = await sendTaps(socket, player.session.id, 3);
+    expect(second.ok && second.user.totalPoints).toBe(10);
+    expect((await request(server.url).get(`/api/users/${player.user.id}`)).body.totalTaps).toBe(10);
+  });
+
+  it('applies the same identity and validation rules as POST /api/tap', async () => {
+    const alice = await makePlayer(server.url);
+    const bob = await makePlayer(server.url);
+    const anonymous = await connect();
+    expect(await sendTaps(anonymous, alice.session.id, 1)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    const bobSocket = await connect(bob.cookie);
+    expect(await sendTaps(bobSocket, alice.session.id, 1)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    expect(await sendTaps(bobSocket, crypto.randomUUID(), 1)).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    expect(await sendTaps(bobSocket, bob.session.id, 0)).toMatchObject({ ok: false, status: 400 });
+    expect(await sendTaps(bobSocket, bob.session.id, 1000)).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect((await request(server.url).get(`/api/users/${alice.user.id}`)).body.totalPoints).toBe(0);
+  });
+
+  it('pushes the changed leaderboards to every connected client', async () => {
+    const watcher = await connect();
+    const player = await makePlayer(server.url, 'KE');
+    const tapper = await connect(player.cookie);
+    const pushed = nextEvent<LeaderboardUser[]>(watcher, gameEvents.leaderboardUsers, (users) =>
+      users.some((u) => u.id === player.user.id && u.totalPoints === 5),
+    );
+    const countries = nextEvent<LeaderboardCountry[]>(
+      watcher,
+      gameEvents.leaderboardCountries,
+      (list) => list.some((c) => c.country === 'KE' && c.totalPoints >= 5),
+    );
+    await sendTaps(tapper, player.session.id, 5);
+    await expect(pushed).resolves.toBeDefined();
+    await expect(countries).resolves.toBeDefined();
+  });
+});

@@ -1,0 +1,58 @@
+import { gameEvents, type LeaderboardUser } from '@tapgram/shared';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisAvailable } from '../helpers/availability';
+import { spawnServer, type ServerProcess } from '../helpers/process';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { TEST_REDIS_URL } from '../helpers/services';
+import { makePlayer } from './builders';
+import { connectGame, nextEvent, sendTaps } from './socket-client';
+
+const SECRET = 'test-secret-test-secret-test-secret-0123';
+
+describe.runIf(await redisAvailable())('two backend processes sharing one Redis', () => {
+  let a: TestServer;
+  let b: ServerProcess;
+  beforeAll(async () => {
+    a = await startTestServer({ mode: 'redis', env: { SESSION_SECRET: SECRET } });
+    b = await spawnServer({
+      DATABASE_URL: a.databaseUrl ?? '',
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: a.redisPrefix,
+      SESSION_SECRET: SECRET,
+    });
+  });
+  afterAll(async () => {
+    expect(await b?.stop()).toBe(0);
+    await a?.stop();
+  });
+
+  it('pushes a change made through one process to the clients of the other', async () => {
+    const watcherOnB = await connectGame(b.url);
+    const player = await makePlayer(a.url, 'NO');
+    const tapperOnA = await connectGame(a.url, player.cookie);
+    const pushed = nextEvent<LeaderboardUser[]>(watcherOnB, gameEvents.leaderboardUsers, (users) =>
+      users.some((u) => u.id === player.user.id && u.totalPoints === 9),
+    );
+    expect(await sendTaps(tapperOnA, player.session.id, 9)).toMatchObject({
+      ok: true,
+      accepted: 9,
+    });
+    await expect(pushed).resolves.toBeDefined();
+    watcherOnB.disconnect();
+    tapperOnA.disconnect();
+  });
+
+  it('serves the same totals from both processes', async () => {
+    const player = await makePlayer(a.url);
+    const tapped = await request(b.url)
+      .post('/api/tap')
+      .set('Cookie', player.cookie)
+      .send({ userId: player.user.id, sessionId: player.session.id, pointsPerTap: 1 });
+    expect(tapped.status).toBe(200);
+    expect((await request(a.url).get(`/api/users/${player.user.id}`)).body.totalPoints).toBe(1);
+    expect((await request(b.url).get(`/api/users/${player.user.id}/rank`)).body).toEqual(
+      (await request(a.url).get(`/api/users/${player.user.id}/rank`)).body,
+    );
+  });
+});

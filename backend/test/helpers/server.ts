@@ -1,0 +1,92 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/core/config';
+import type { Feature } from '../../src/core/feature';
+import { createLogger } from '../../src/core/logger';
+import { startServer, type RunningServer } from '../../src/core/server';
+import {
+  createScratchDatabase,
+  dropRedisPrefix,
+  postgresAnswers,
+  redisAnswers,
+  TEST_REDIS_URL,
+  uniqueName,
+} from './services';
+
+export type StorageMode = 'postgres' | 'redis';
+
+export interface TestServer extends RunningServer {
+  mode: StorageMode;
+  databaseUrl: string | undefined;
+  redisPrefix: string;
+  stop(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  mode?: StorageMode;
+  env?: Record<string, string>;
+  extraFeatures?: Feature[];
+  /** Reuse a database made by an earlier server (a restart, or two processes). */
+  databaseUrl?: string;
+  redisPrefix?: string;
+}
+
+let warned = false;
+
+/**
+ * Starts the real app in-process on a free port, against a fresh database in the local Postgres
+ * (or, when that does not answer, the embedded one, said loudly) and, in redis mode, the local Redis.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const mode = options.mode ?? 'postgres';
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-test-'));
+  let databaseUrl = options.databaseUrl;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (!databaseUrl) {
+    if (await postgresAnswers()) {
+      const scratch = await createScratchDatabase();
+      databaseUrl = scratch.url;
+      dropDatabase = scratch.drop;
+    } else if (!warned) {
+      warned = true;
+      console.warn(
+        '\n*** The local Postgres (postgres://postgres@127.0.0.1:5432/test) does not answer: ' +
+          'integration tests run on the embedded Postgres instead. ***\n',
+      );
+    }
+  }
+  const redisPrefix = options.redisPrefix ?? uniqueName('tgtest');
+  if (mode === 'redis' && !(await redisAnswers())) {
+    throw new Error(
+      `Redis at ${TEST_REDIS_URL} does not answer: start it (see README) to run these tests`,
+    );
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+    REDIS_PREFIX: redisPrefix,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(mode === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),
+    ...options.env,
+  });
+  const server = await startServer(config, createLogger(config.LOG_LEVEL), {
+    extraFeatures: options.extraFeatures,
+  });
+  return {
+    ...server,
+    mode,
+    databaseUrl,
+    redisPrefix,
+    async stop() {
+      await server.close();
+      if (mode === 'redis' && !options.redisPrefix) await dropRedisPrefix(redisPrefix);
+      await dropDatabase?.();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

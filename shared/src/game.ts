@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT, POINTS_PER_TAP } from './constants';
+import { countryCodeSchema, usernameSchema } from './validation';
+
+/** Ids are opaque strings on the wire (UUIDs). */
+export const idSchema = z.string().uuid('Invalid id');
+
+export const gameUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  country: z.string(),
+  totalPoints: z.number().int(),
+  totalTaps: z.number().int(),
+});
+export type GameUser = z.infer<typeof gameUserSchema>;
+
+export const gameSessionSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  sessionPoints: z.number().int(),
+  sessionTaps: z.number().int(),
+});
+export type GameSession = z.infer<typeof gameSessionSchema>;
+
+export const createUserBodySchema = z.object({
+  username: usernameSchema,
+  country: countryCodeSchema,
+});
+export type CreateUserBody = z.infer<typeof createUserBodySchema>;
+
+/** The client sends its counts as the spec says; the server ignores them and starts at zero. */
+export const createSessionBodySchema = z.object({
+  userId: idSchema,
+  sessionPoints: z.number().int().nonnegative().optional(),
+  sessionTaps: z.number().int().nonnegative().optional(),
+});
+export type CreateSessionBody = z.infer<typeof createSessionBodySchema>;
+
+export const tapBodySchema = z.object({
+  userId: idSchema,
+  sessionId: idSchema,
+  pointsPerTap: z.literal(POINTS_PER_TAP, { error: `pointsPerTap must be ${POINTS_PER_TAP}` }),
+  sessionPoints: z.number().int().nonnegative().optional(),
+  sessionTaps: z.number().int().nonnegative().optional(),
+});
+export type TapBody = z.infer<typeof tapBodySchema>;
+
+export const tapResultSchema = z.object({ user: gameUserSchema, session: gameSessionSchema });
+export type TapResult = z.infer<typeof tapResultSchema>;
+
+export const leaderboardUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  totalPoints: z.number().int(),
+});
+export type LeaderboardUser = z.infer<typeof leaderboardUserSchema>;
+
+export const leaderboardCountrySchema = z.object({
+  country: z.string(),
+  totalPoints: z.number().int(),
+});
+export type LeaderboardCountry = z.infer<typeof leaderboardCountrySchema>;
+
+export const leaderboardQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(LEADERBOARD_MAX_LIMIT, `limit must be at most ${LEADERBOARD_MAX_LIMIT}`)
+    .default(LEADERBOARD_DEFAULT_LIMIT),
+});
+
+export const rankResponseSchema = z.object({ rank: z.number().int().positive() });
+export type RankResponse = z.infer<typeof rankResponseSchema>;
+
+export const milestoneResponseSchema = z.object({ usersOver100k: z.number().int().nonnegative() });
+export type MilestoneResponse = z.infer<typeof milestoneResponseSchema>;
+
+/** Taps batched over the game socket: one message per short window. */
+export const MAX_TAPS_PER_BATCH = 100;
+export const tapBatchSchema = z.object({
+  sessionId: idSchema,
+  count: z.number().int().min(1).max(MAX_TAPS_PER_BATCH),
+});
+export type TapBatch = z.infer<typeof tapBatchSchema>;
+
+export type TapBatchAck =
+  | { ok: true; accepted: number; user: GameUser; session: GameSession }
+  | { ok: false; status: number; error: string };
+
+/** Events of the game channel (Socket.IO). */
+export const gameEvents = {
+  leaderboardUsers: 'leaderboard:users',
+  leaderboardCountries: 'leaderboard:countries',
+  milestone: 'milestone',
+  tap: 'tap',
+} as const;
+
+/** What the game screen needs from the server's configuration. */
+export const gameConfigSchema = z.object({
+  socialUrl: z.string(),
+  chartUrl: z.string(),
+  contractAddress: z.string(),
+});
+export type GameConfig = z.infer<typeof gameConfigSchema>;

@@ -1,0 +1,6 @@
+export * from './constants';
+export * from './validation';
+export * from './api';
+export * from './game';
+export * from './lolgram';
+export * from './admin';

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import {
+  BIO_MAX_LENGTH,
+  CAPTION_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from './constants';
+
+/** The exact messages of spec section 5, shown by the client and answered by the server. */
+export const messages = {
+  usernameTooShort: 'Username must be at least 3 characters long',
+  usernameTooLong: 'Username must be 20 characters or less',
+  usernameCharacters: 'Username can only contain letters, numbers, underscores, and hyphens',
+  usernameTaken: 'Username already taken',
+  countryCode: 'Country must be a two-letter country code',
+  fillAllFields: 'Please fill in all fields',
+  bioTooLong: `Bio must be ${BIO_MAX_LENGTH} characters or less`,
+  passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
+  passwordTooLong: `Password must be ${PASSWORD_MAX_LENGTH} characters or less`,
+  captionRequired: 'Caption is required',
+  captionTooLong: `Caption must be ${CAPTION_MAX_LENGTH} characters or less`,
+  invalidCredentials: 'Invalid username or password',
+  userNotFound: 'User not found',
+} as const;
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/** A username as the welcome dialog and the profile editor accept it: trimmed, 3 to 20, [A-Za-z0-9_-]. */
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(USERNAME_MIN_LENGTH, messages.usernameTooShort)
+  .max(USERNAME_MAX_LENGTH, messages.usernameTooLong)
+  .regex(USERNAME_PATTERN, messages.usernameCharacters);
+
+export const countryCodeSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, messages.countryCode);
+
+export const bioSchema = z.string().max(BIO_MAX_LENGTH, messages.bioTooLong);
+
+export const newPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, messages.passwordTooShort)
+  .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong);
+
+export const captionSchema = z
+  .string()
+  .trim()
+  .min(1, messages.captionRequired)
+  .max(CAPTION_MAX_LENGTH, messages.captionTooLong);
+
+/** The first message of a failed parse: what a user is shown, and what the API answers. */
+export function firstIssueMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  // Zod's own wording ("Invalid input: expected string...") needs the field's name to be useful.
+  const generic = /^(Invalid|Too (small|big))/.test(issue.message);
+  return generic && issue.path.length > 0
+    ? `${issue.path.join('.')}: ${issue.message}`
+    : issue.message;
+}
+
+/** Checks a game username the way the welcome dialog does; null when valid. */
+export function usernameError(raw: string): string | null {
+  const result = usernameSchema.safeParse(raw);
+  return result.success ? null : firstIssueMessage(result.error);
+}
