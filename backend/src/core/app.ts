@@ -27,6 +27,20 @@ export interface AppDeps {
 
 const SOLANA_DEVNET = ['https://api.devnet.solana.com', 'wss://api.devnet.solana.com'];
 
+/** helmet's headers; fast routes answer with the same set. */
+export function securityHeaders(config: Config) {
+  return helmet({
+    contentSecurityPolicy: {
+      directives: {
+        'connect-src': ["'self'", ...SOLANA_DEVNET],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    strictTransportSecurity: config.isProduction,
+  });
+}
+
 export function createApp({
   config,
   logger,
@@ -62,18 +76,7 @@ export function createApp({
       autoLogging: { ignore: (req) => req.url === '/healthz' },
     }),
   );
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          'connect-src': ["'self'", ...SOLANA_DEVNET],
-          'img-src': ["'self'", 'data:', 'blob:'],
-          'upgrade-insecure-requests': null,
-        },
-      },
-      strictTransportSecurity: config.isProduction,
-    }),
-  );
+  app.use(securityHeaders(config));
   app.use(healthRouter(db, redis));
 
   const api = express.Router();

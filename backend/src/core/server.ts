@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Server as SocketServer } from 'socket.io';
 import { createFeatures } from '../features';
-import { createApp } from './app';
+import { createApp, securityHeaders } from './app';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
+import { captureHeaders, withFastRoutes } from './fast-route';
 import type { Feature } from './feature';
 import type { Logger } from './logger';
 import { runMigrations } from './migrate';
@@ -55,7 +56,10 @@ export async function startServer(
     ...(options.extraFeatures ?? []),
   ];
   const app = createApp({ config, logger, db: db.pool, redis, features, secret, webDir: WEB_DIR });
-  const httpServer = http.createServer(app);
+  const fastRoutes = new Map(features.flatMap((feature) => Object.entries(feature.fastRoutes ?? {})));
+  const httpServer = http.createServer(
+    withFastRoutes(app, fastRoutes, { logger, headers: captureHeaders(securityHeaders(config)) }),
+  );
   const io = new SocketServer(httpServer, { serveClient: false });
   let adapterClients: Redis[] = [];
   if (redis) {

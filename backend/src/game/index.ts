@@ -3,7 +3,7 @@ import type { FeatureDeps } from '../features';
 import { PostgresGameStore } from './postgres-store';
 import { RedisGameStore } from './redis-store';
 import { GameRepository } from './repository';
-import { gameRouter } from './routes';
+import { gameFastRoutes, gameRouter } from './routes';
 import { GameService } from './service';
 import { attachGameChannel } from './socket';
 import type { GameStore } from './store';
@@ -35,6 +35,7 @@ export async function createGameFeature({
       chartUrl: config.CHART_URL,
       contractAddress: config.CONTRACT_ADDRESS,
     }),
+    fastRoutes: gameFastRoutes(service, secret),
     attachSocket(io) {
       detach = attachGameChannel(io, { service, store, secret, logger });
     },

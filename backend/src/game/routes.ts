@@ -7,7 +7,8 @@ import {
 } from '@tapgram/shared';
 import { Router } from 'express';
 import { parseInput } from '../core/errors';
-import { playerFromRequest, setPlayerCookie } from './player-cookie';
+import type { FastRoute } from '../core/fast-route';
+import { playerFromCookieHeader, playerFromRequest, setPlayerCookie } from './player-cookie';
 import type { GameService } from './service';
 
 export function gameRouter(service: GameService, gameConfig: GameConfig): Router {
@@ -37,12 +38,6 @@ export function gameRouter(service: GameService, gameConfig: GameConfig): Router
     res.status(201).json(await service.createSession(playerFromRequest(req), userId));
   });
 
-  router.post('/tap', async (req, res) => {
-    const { userId, sessionId } = parseInput(tapBodySchema, req.body);
-    const { user, session } = await service.tap(playerFromRequest(req), userId, sessionId, 1);
-    res.json({ user, session });
-  });
-
   router.get('/leaderboard/users', async (req, res) => {
     const { limit } = parseInput(leaderboardQuerySchema, req.query);
     res.json(await service.topUsers(limit));
@@ -57,4 +52,16 @@ export function gameRouter(service: GameService, gameConfig: GameConfig): Router
   });
 
   return router;
+}
+
+/** POST /api/tap is the hottest endpoint: it is served without the Express stack. */
+export function gameFastRoutes(service: GameService, secret: string): Record<string, FastRoute> {
+  return {
+    'POST /api/tap': async ({ body, headers }) => {
+      const { userId, sessionId } = parseInput(tapBodySchema, body);
+      const player = playerFromCookieHeader(headers.cookie, secret);
+      const { user, session } = await service.tap(player, userId, sessionId, 1);
+      return { status: 200, body: { user, session } };
+    },
+  };
 }

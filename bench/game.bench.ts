@@ -1,0 +1,176 @@
+// The game benchmark: ceiling, POST /api/tap, the Socket.IO channel, and nothing lost.
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { boost, connectAll, createPlayer, createPlayers, runSocketLoad } from './lib/game-load';
+import { startChild } from './lib/processes';
+import { printTable, writeReport, type Row } from './lib/report';
+import { round } from './lib/stats';
+
+const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
+const SOCKET_PLAYERS = Number(process.env.BENCH_SOCKET_PLAYERS ?? 2000);
+const SOCKET_SECONDS = Number(process.env.BENCH_SOCKET_SECONDS ?? 20);
+const HTTP_PLAYERS = 1000;
+// A fixed number of taps, so that every request sent is answered and counted before (4).
+const HTTP_TAPS = Number(process.env.BENCH_HTTP_TAPS ?? 40_000);
+
+async function cannon(options: autocannon.Options) {
+  const result = await autocannon({ connections: CONNECTIONS, duration: HTTP_SECONDS, ...options });
+  return {
+    requestsPerSecond: round(result.requests.average, 0),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    other: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function main() {
+  const id = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${id}`);
+  const dbUrl = new URL(DATABASE_URL);
+  dbUrl.pathname = `/${id}`;
+  const rows: Row[] = [];
+
+  const ceiling = await startChild(['--import', 'tsx', 'bench/ceiling-server.ts'], {});
+  console.log('1/4 ceiling: bare Node HTTP handler');
+  const bare = await cannon({
+    url: `${ceiling.url}/tap`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userId: 'x', sessionId: 'y', pointsPerTap: 1 }),
+  });
+  await ceiling.stop();
+  rows.push({
+    name: '(1) ceiling: bare Node JSON POST',
+    figures: { 'req/s': bare.requestsPerSecond, 'p50 ms': bare.p50, 'p99 ms': bare.p99 },
+  });
+
+  const app = await startChild(['--import', 'tsx', 'backend/src/main.ts'], {
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL,
+    REDIS_PREFIX: id,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: `/tmp/${id}`,
+    // The anti-cheat limit would refuse a load generator's taps; the benchmark lifts it explicitly.
+    TAP_RATE_PER_SECOND: '1000000',
+    TAP_BURST: '1000000',
+  });
+  let acknowledged = 0;
+  try {
+    console.log('2/4 POST /api/tap');
+    const httpPlayers = await createPlayers(app.url, HTTP_PLAYERS, 'h');
+    let next = 0;
+    const tap = await cannon({
+      url: `${app.url}/api/tap`,
+      amount: HTTP_TAPS,
+      duration: undefined,
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (req) => {
+            const p = httpPlayers[next++ % httpPlayers.length];
+            return {
+              ...req,
+              headers: { 'content-type': 'application/json', cookie: p.cookie },
+              body: JSON.stringify({ userId: p.userId, sessionId: p.sessionId, pointsPerTap: 1 }),
+            };
+          },
+        },
+      ],
+    });
+    acknowledged += tap.ok;
+    rows.push({
+      name: '(2) POST /api/tap (Redis mode)',
+      figures: {
+        'taps/s': tap.requestsPerSecond,
+        'p50 ms': tap.p50,
+        'p99 ms': tap.p99,
+        'ratio to (1)': round(tap.requestsPerSecond / bare.requestsPerSecond),
+        'non-2xx': tap.other,
+      },
+    });
+
+    console.log(`3/4 Socket.IO: ${SOCKET_PLAYERS} players tapping 10 a second`);
+    const players = await createPlayers(app.url, SOCKET_PLAYERS, 's');
+    const probe = await createPlayer(app.url, 'probe');
+    acknowledged += await boost(app.url, probe, 20_000);
+    global.gc?.();
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssBefore = app.rssMb();
+    const sockets = await connectAll(app.url, players);
+    await new Promise((r) => setTimeout(r, 3000));
+    const rssConnected = app.rssMb();
+    const load = await runSocketLoad({
+      url: app.url,
+      players,
+      sockets,
+      probe,
+      tapsPerSecond: 10,
+      batchMs: 200,
+      seconds: SOCKET_SECONDS,
+    });
+    for (const socket of sockets) socket.disconnect();
+    acknowledged += load.accepted;
+    rows.push({
+      name: `(3) Socket.IO, ${SOCKET_PLAYERS} players x 10 taps/s in 200 ms batches`,
+      figures: {
+        'taps/s': round(load.tapsPerSecond, 0),
+        'ack p50 ms': round(load.ack.p50),
+        'ack p99 ms': round(load.ack.p99),
+        'push p99 ms': round(load.push.p99),
+        'push samples': load.push.count,
+        'server KB/connection': round(((rssConnected - rssBefore) * 1024) / SOCKET_PLAYERS, 1),
+        refused: load.refused,
+      },
+    });
+
+    console.log('4/4 nothing lost: acknowledged taps against Postgres after the flush');
+    await new Promise((r) => setTimeout(r, 3000));
+    const db = new pg.Client({ connectionString: dbUrl.toString() });
+    await db.connect();
+    const { rows: sums } = await db.query<{ taps: string }>(
+      'SELECT COALESCE(sum(total_taps), 0) AS taps FROM game_users',
+    );
+    await db.end();
+    const stored = Number(sums[0].taps);
+    rows.push({
+      name: '(4) acknowledged taps = Postgres totals',
+      figures: {
+        acknowledged,
+        'in Postgres': stored,
+        equal: acknowledged === stored ? 'yes' : 'NO',
+      },
+    });
+  } finally {
+    await app.stop();
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${id}:*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+    await admin.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`);
+    await admin.end();
+  }
+
+  printTable(rows);
+  writeReport('game', 'Tap game', 'npm run bench', rows, [
+    `${CONNECTIONS} connections; (1) runs ${HTTP_SECONDS} s, (2) sends ${HTTP_TAPS} taps from ${HTTP_PLAYERS} players in rotation; the anti-cheat rate is lifted for the load generator.`,
+    'Push latency: a probe player taps every 500 ms; a watching client times the first leaderboard push that shows the tap (pushes are coalesced to one a second).',
+    'Memory per connection: server RSS with every player connected minus RSS before, divided by the players.',
+  ]);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
