@@ -81,6 +81,8 @@ export const MAX_TAPS_PER_BATCH = 100;
 export const tapBatchSchema = z.object({
   sessionId: idSchema,
   count: z.number().int().min(1).max(MAX_TAPS_PER_BATCH),
+  /** Makes a re-sent batch (after a reconnect) count once: a replay answers the first result. */
+  batchId: z.string().uuid().optional(),
 });
 export type TapBatch = z.infer<typeof tapBatchSchema>;
 

@@ -93,8 +93,12 @@ export function withFastRoutes(
       .then(
         (answer) => answer,
         (error: unknown) => {
-          if (error instanceof HttpError) return { status: error.status, body: { error: error.message } };
-          logger.error({ err: error, req: { id, method: req.method, url: req.url } }, 'unhandled error');
+          if (error instanceof HttpError)
+            return { status: error.status, body: { error: error.message } };
+          logger.error(
+            { err: error, req: { id, method: req.method, url: req.url } },
+            'unhandled error',
+          );
           return { status: 500, body: { error: 'Internal server error' } };
         },
       )

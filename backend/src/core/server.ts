@@ -56,7 +56,9 @@ export async function startServer(
     ...(options.extraFeatures ?? []),
   ];
   const app = createApp({ config, logger, db: db.pool, redis, features, secret, webDir: WEB_DIR });
-  const fastRoutes = new Map(features.flatMap((feature) => Object.entries(feature.fastRoutes ?? {})));
+  const fastRoutes = new Map(
+    features.flatMap((feature) => Object.entries(feature.fastRoutes ?? {})),
+  );
   const httpServer = http.createServer(
     withFastRoutes(app, fastRoutes, { logger, headers: captureHeaders(securityHeaders(config)) }),
   );

@@ -4,6 +4,7 @@ import { TokenBuckets } from './token-bucket';
 
 const PUSH_INTERVAL_MS = 1000;
 const PRUNE_INTERVAL_MS = 60_000;
+const BATCH_MEMORY_MS = 600_000;
 
 /** Single-node store: every tap is one atomic statement on Postgres, rates are kept in memory. */
 export class PostgresGameStore implements GameStore {
@@ -12,13 +13,19 @@ export class PostgresGameStore implements GameStore {
   private version = 0;
   private pushedVersion = 0;
   private lastPushAt = 0;
+  /** Recent batch ids and their outcome, so that a re-sent batch counts once. */
+  private readonly batches = new Map<string, { outcome: Promise<TapOutcome>; at: number }>();
 
   constructor(
     private readonly repo: GameRepository,
     rateLimit: RateLimit,
   ) {
     this.buckets = new TokenBuckets(rateLimit);
-    this.pruner = setInterval(() => this.buckets.prune(), PRUNE_INTERVAL_MS).unref();
+    this.pruner = setInterval(() => {
+      this.buckets.prune();
+      const cutoff = Date.now() - BATCH_MEMORY_MS;
+      for (const [id, batch] of this.batches) if (batch.at < cutoff) this.batches.delete(id);
+    }, PRUNE_INTERVAL_MS).unref();
   }
 
   async createUser(username: string, country: string) {
@@ -40,7 +47,33 @@ export class PostgresGameStore implements GameStore {
     return this.repo.insertSession(userId);
   }
 
-  async tap(userId: string, sessionId: string, count: number): Promise<TapOutcome> {
+  async tap(
+    userId: string,
+    sessionId: string,
+    count: number,
+    batchId?: string,
+  ): Promise<TapOutcome> {
+    if (!batchId) return this.tapOnce(userId, sessionId, count);
+    const key = `${sessionId}:${batchId}`;
+    const seen = this.batches.get(key);
+    if (seen) {
+      const first = await seen.outcome;
+      if (first.kind !== 'ok') return first;
+      const [user, session] = await Promise.all([
+        this.repo.findUser(userId),
+        this.repo.findSession(sessionId),
+      ]);
+      return user && session
+        ? { kind: 'ok', accepted: first.accepted, user, session }
+        : { kind: 'no-session' };
+    }
+    const outcome = this.tapOnce(userId, sessionId, count);
+    this.batches.set(key, { outcome, at: Date.now() });
+    outcome.catch(() => this.batches.delete(key));
+    return outcome;
+  }
+
+  private async tapOnce(userId: string, sessionId: string, count: number): Promise<TapOutcome> {
     const session = await this.repo.findSession(sessionId);
     if (!session) return { kind: 'no-session' };
     if (session.userId !== userId) return { kind: 'not-owner' };

@@ -5,8 +5,10 @@
 
 /**
  * KEYS: 1 user hash, 2 session hash, 3 rate bucket, 4 users zset, 5 countries zset,
- *       6 country taps hash, 7 dirty users, 8 dirty sessions, 9 dirty countries, 10 version, 11 ready
- * ARGV: 1 userId, 2 sessionId, 3 count, 4 taps a second, 5 burst, 6 session idle ttl (s)
+ *       6 country taps hash, 7 dirty users, 8 dirty sessions, 9 dirty countries, 10 version, 11 ready,
+ *       12 batch key (the batch id's, or an unused key when there is none)
+ * ARGV: 1 userId, 2 sessionId, 3 count, 4 taps a second, 5 burst, 6 session idle ttl (s),
+ *       7 '1' when a batch id is given, 8 seconds a batch id is remembered
  */
 export const TAP_SCRIPT = `
 if redis.call('EXISTS', KEYS[11]) == 0 then return {'not-ready'} end
@@ -15,6 +17,14 @@ if not owner then return {'no-session'} end
 if owner ~= ARGV[1] then return {'not-owner'} end
 local user = redis.call('HMGET', KEYS[1], 'username', 'country')
 if not user[2] then return {'no-user'} end
+if ARGV[7] == '1' then
+  local seen = redis.call('GET', KEYS[12])
+  if seen then
+    local totals = redis.call('HMGET', KEYS[1], 'points', 'taps')
+    local session = redis.call('HMGET', KEYS[2], 'points', 'taps')
+    return {'ok', tonumber(seen), user[1], user[2], tonumber(totals[1]), tonumber(totals[2]), tonumber(session[1]), tonumber(session[2])}
+  end
+end
 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -28,6 +38,7 @@ local granted = math.min(tonumber(ARGV[3]), math.floor(tokens))
 redis.call('HSET', KEYS[3], 'tokens', tostring(tokens - granted), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[3], math.ceil(burst * 1000 / rate) + 1000)
 if granted == 0 then return {'rate-limited'} end
+if ARGV[7] == '1' then redis.call('SET', KEYS[12], granted, 'EX', tonumber(ARGV[8])) end
 
 local points = redis.call('HINCRBY', KEYS[1], 'points', granted)
 local taps = redis.call('HINCRBY', KEYS[1], 'taps', granted)

@@ -10,6 +10,7 @@ const PUSH_LOCK_MS = 1000;
 const SESSION_IDLE_TTL_S = 24 * 60 * 60;
 const FLUSH_BATCH = 2000;
 const REBUILD_LOCK_MS = 120_000;
+const BATCH_MEMORY_S = 600;
 
 type TapReply = [string, number?, string?, string?, number?, number?, number?, number?];
 
@@ -40,7 +41,7 @@ export class RedisGameStore implements GameStore {
     prefix: string,
   ) {
     this.k = keys(`${prefix}:game`);
-    redis.defineCommand('gameTap', { numberOfKeys: 11, lua: TAP_SCRIPT });
+    redis.defineCommand('gameTap', { numberOfKeys: 12, lua: TAP_SCRIPT });
     redis.defineCommand('gameTopUsers', { numberOfKeys: 1, lua: TOP_USERS_SCRIPT });
     redis.defineCommand('gameClaimPush', { numberOfKeys: 3, lua: CLAIM_PUSH_SCRIPT });
   }
@@ -94,7 +95,12 @@ export class RedisGameStore implements GameStore {
     return session;
   }
 
-  async tap(userId: string, sessionId: string, count: number): Promise<TapOutcome> {
+  async tap(
+    userId: string,
+    sessionId: string,
+    count: number,
+    batchId?: string,
+  ): Promise<TapOutcome> {
     for (let attempt = 0; ; attempt += 1) {
       const reply = await this.redis.gameTap(
         this.k.user(userId),
@@ -108,12 +114,15 @@ export class RedisGameStore implements GameStore {
         this.k.dirtyCountries,
         this.k.version,
         this.k.ready,
+        this.k.batch(batchId ?? 'none'),
         userId,
         sessionId,
         count,
         this.rateLimit.perSecond,
         this.rateLimit.burst,
         SESSION_IDLE_TTL_S,
+        batchId ? '1' : '0',
+        BATCH_MEMORY_S,
       );
       const [status] = reply;
       if (status === 'ok') {
@@ -326,6 +335,7 @@ function keys(base: string) {
     user: (id: string) => `${base}:user:${id}`,
     session: (id: string) => `${base}:session:${id}`,
     rate: (id: string) => `${base}:rate:${id}`,
+    batch: (id: string) => `${base}:batch:${id}`,
     users: `${base}:lb:users`,
     countries: `${base}:lb:countries`,
     countryTaps: `${base}:country-taps`,

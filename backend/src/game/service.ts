@@ -62,9 +62,10 @@ export class GameService {
     userId: string,
     sessionId: string,
     count: number,
+    batchId?: string,
   ): Promise<TapAccepted> {
     assertPlayer(player, userId);
-    const outcome = await this.store.tap(userId, sessionId, count);
+    const outcome = await this.store.tap(userId, sessionId, count, batchId);
     switch (outcome.kind) {
       case 'ok':
         return { accepted: outcome.accepted, user: outcome.user, session: outcome.session };

@@ -46,12 +46,8 @@ export function attachGameChannel(
         return;
       }
       try {
-        const result = await service.tap(
-          player,
-          player ?? '',
-          batch.data.sessionId,
-          batch.data.count,
-        );
+        const { sessionId, count, batchId } = batch.data;
+        const result = await service.tap(player, player ?? '', sessionId, count, batchId);
         ack({ ok: true, ...result });
       } catch (error) {
         if (error instanceof HttpError) {

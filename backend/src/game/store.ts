@@ -18,9 +18,9 @@ export interface GameStore {
   createSession(userId: string): Promise<GameSession>;
   /**
    * Adds up to `count` taps to the player, the session and the country in one atomic step,
-   * as many as the player's rate allows.
+   * as many as the player's rate allows. A batch id already seen answers its first result again.
    */
-  tap(userId: string, sessionId: string, count: number): Promise<TapOutcome>;
+  tap(userId: string, sessionId: string, count: number, batchId?: string): Promise<TapOutcome>;
   topUsers(limit: number): Promise<LeaderboardUser[]>;
   topCountries(): Promise<LeaderboardCountry[]>;
   usersOver(points: number): Promise<number>;

@@ -62,6 +62,21 @@ describe.each(storageModes)('game channel (%s mode)', (mode) => {
     expect((await request(server.url).get(`/api/users/${player.user.id}`)).body.totalTaps).toBe(10);
   });
 
+  it('counts a re-sent batch once, answering its first result', async () => {
+    const player = await makePlayer(server.url);
+    const socket = await connect(player.cookie);
+    const batchId = crypto.randomUUID();
+    const send = () =>
+      socket
+        .timeout(10_000)
+        .emitWithAck(gameEvents.tap, { sessionId: player.session.id, count: 4, batchId });
+    const [first, replay] = await Promise.all([send(), send()]);
+    expect(first).toMatchObject({ ok: true, accepted: 4 });
+    expect(replay).toMatchObject({ ok: true, accepted: 4, user: { totalPoints: 4 } });
+    expect(await send()).toMatchObject({ ok: true, accepted: 4, session: { sessionTaps: 4 } });
+    expect((await request(server.url).get(`/api/users/${player.user.id}`)).body.totalTaps).toBe(4);
+  });
+
   it('applies the same identity and validation rules as POST /api/tap', async () => {
     const alice = await makePlayer(server.url);
     const bob = await makePlayer(server.url);
