@@ -28,7 +28,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/test/**', 'e2e/**', 'bench/**', '**/*.config.ts', 'backend/src/**/*-cli.ts'],
+    files: [
+      '**/test/**',
+      'e2e/**',
+      'bench/**',
+      '**/*.config.ts',
+      'backend/src/**/*-cli.ts',
+      'scripts/**',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

@@ -24,7 +24,10 @@ export function JourneyList({ journey }: JourneyListProps) {
         <ol className="mt-3 space-y-2" aria-label="Choices made">
           {journey.map((entry) => (
             <li key={entry.chapterId} className="flex gap-3 text-sm">
-              <span aria-hidden="true" className="mt-1.5 size-2 shrink-0 rounded-full bg-amber-300" />
+              <span
+                aria-hidden="true"
+                className="mt-1.5 size-2 shrink-0 rounded-full bg-amber-300"
+              />
               <span>
                 <span className="block text-xs uppercase tracking-wide text-slate-400">
                   {chapterTitle(entry)}

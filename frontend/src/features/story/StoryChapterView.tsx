@@ -9,7 +9,12 @@ interface StoryChapterViewProps {
   onAnswer: (answer: string) => void;
 }
 
-export function StoryChapterView({ chapter, introPassage, locked, onAnswer }: StoryChapterViewProps) {
+export function StoryChapterView({
+  chapter,
+  introPassage,
+  locked,
+  onAnswer,
+}: StoryChapterViewProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const shownChapter = useRef(chapter.id);
 

@@ -18,7 +18,10 @@ export function StorySection() {
       aria-labelledby={headingId}
       className="mx-auto w-full max-w-3xl overflow-hidden rounded-3xl border border-white/10 bg-slate-900/80 text-slate-100 shadow-2xl shadow-fuchsia-950/40"
     >
-      <div aria-hidden="true" className="h-1.5 bg-linear-to-r from-fuchsia-500 via-amber-400 to-cyan-400" />
+      <div
+        aria-hidden="true"
+        className="h-1.5 bg-linear-to-r from-fuchsia-500 via-amber-400 to-cyan-400"
+      />
       <div className="flex flex-col gap-6 p-5 sm:p-8">
         <header className="flex flex-col gap-4">
           <h2
@@ -47,7 +50,7 @@ export function StorySection() {
                 Restart the Saga
               </button>
               <button type="button" onClick={scrollToTop} className={SECONDARY_BUTTON}>
-              Back to Top
+                Back to Top
               </button>
             </div>
           </div>

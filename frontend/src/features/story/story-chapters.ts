@@ -45,7 +45,13 @@ export interface AnimationChapter extends ChapterBase {
 
 export type StoryChapter = ChoiceChapter | TextChapter | AnimationChapter;
 
-export const INTRO_CHAPTER = {
+/** The intro's options each open their own passage, shown once the option is chosen. */
+export interface IntroChapter extends ChoiceChapter {
+  id: 'intro';
+  options: readonly [IntroOption, IntroOption, IntroOption];
+}
+
+export const INTRO_CHAPTER: IntroChapter = {
   id: 'intro',
   title: 'The First Giggle',
   interaction: 'choice',
@@ -71,8 +77,6 @@ export const INTRO_CHAPTER = {
         'The cat stares back. Bold white letters appear above it, misspelled on purpose. Within the hour it has a million cousins, and you understand: the meme is the message.',
     },
   ],
-} as const satisfies ChoiceChapter & {
-  options: readonly [IntroOption, IntroOption, IntroOption];
 };
 
 export const STORY_CHAPTERS: readonly StoryChapter[] = [

@@ -11,7 +11,8 @@ export interface StoryState {
   journey: readonly JourneyEntry[];
 }
 
-export type StoryAction = { type: 'answer'; answer: string } | { type: 'advance' } | { type: 'restart' };
+export type StoryAction =
+  { type: 'answer'; answer: string } | { type: 'advance' } | { type: 'restart' };
 
 export const INITIAL_STORY_STATE: StoryState = { index: 0, journey: [] };
 

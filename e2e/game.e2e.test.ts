@@ -1,0 +1,91 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../backend/test/helpers/server';
+import { chromiumPath, launch, screenshotPath } from './browser';
+
+const executable = chromiumPath();
+
+async function tapTimes(page: Page, times: number) {
+  const character = page.getByTestId('tap-character');
+  for (let i = 0; i < times; i += 1) {
+    await character.click();
+    await page.waitForTimeout(70);
+  }
+}
+
+describe.runIf(executable)('the game in a browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startTestServer();
+    browser = await launch(executable!);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('creates a player, taps, and sees the tiles, the panel and the event screen change', async () => {
+    const player = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await player.newPage();
+    await page.goto(`${server.url}/play`);
+
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await page.getByLabel('Username', { exact: true }).fill('ab');
+    await page.getByRole('button', { name: 'Start Playing!' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('Username must be at least 3 characters long');
+
+    const name = `e2e_${Date.now().toString(36)}`;
+    await page.getByLabel('Username', { exact: true }).fill(name);
+    await page.getByRole('button', { name: 'Start Playing!' }).click();
+    await expect.poll(() => page.getByText(`Welcome, ${name}!`).isVisible()).toBe(true);
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    await tapTimes(page, 10);
+    await expect.poll(() => page.getByTestId('stat-Session').textContent()).toBe('10');
+    await expect.poll(() => page.getByTestId('stat-Total Taps').textContent()).toBe('10');
+    await expect.poll(() => page.getByTestId('stat-Rank').textContent()).toBe('#1');
+    const panel = page.getByRole('complementary', { name: 'Leaderboard' });
+    await expect.poll(() => panel.getByText(name).isVisible()).toBe(true);
+
+    // The keyboard path: Space on the focused character taps too.
+    await page.getByTestId('tap-character').focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByTestId('stat-Session').textContent()).toBe('11');
+    await page.screenshot({ path: screenshotPath('game-after-taps'), fullPage: true });
+
+    // An event screen in another browser sees the next taps without reloading.
+    const screen = await (
+      await browser.newContext({ viewport: { width: 1920, height: 1080 } })
+    ).newPage();
+    await screen.goto(`${server.url}/leaderboard`);
+    const row = screen.getByTestId('board-row').filter({ hasText: name });
+    await expect.poll(() => row.textContent()).toContain('11');
+    await expect.poll(() => screen.getByRole('status').textContent()).toContain('Live');
+    await tapTimes(page, 4);
+    await expect.poll(() => row.textContent(), { timeout: 5000 }).toContain('15');
+    await screen.screenshot({ path: screenshotPath('event-leaderboard') });
+
+    // A reload keeps the player: the stored id loads it and opens a new session.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('stat-Total Taps').textContent()).toBe('15');
+    await expect.poll(() => page.getByTestId('stat-Session').textContent()).toBe('0');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('shows the landing page and the 404 page', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Play the game' }).isVisible())
+      .toBe(true);
+    await page.screenshot({ path: screenshotPath('landing') });
+    await page.goto(`${server.url}/no/such/page`);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Page Not Found' }).isVisible())
+      .toBe(true);
+  });
+});

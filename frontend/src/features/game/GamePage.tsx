@@ -1,0 +1,48 @@
+import { StorySection } from '../story/StorySection';
+import { ContractBox } from './ContractBox';
+import { GameHeader } from './GameHeader';
+import { LeaderboardPanel } from './LeaderboardPanel';
+import { MilestoneBanner } from './MilestoneBanner';
+import { useGameConfig, useGamePushes, useMilestone, useRank } from './queries';
+import { StatTiles } from './StatTiles';
+import { TapCharacter } from './TapCharacter';
+import { useGame } from './useGame';
+import { WelcomeDialog } from './WelcomeDialog';
+
+export function GamePage() {
+  useGamePushes();
+  const game = useGame();
+  const config = useGameConfig();
+  const milestone = useMilestone();
+  const user = game.player?.user;
+  const rank = useRank(user?.id);
+  const session = game.player?.session;
+
+  return (
+    <>
+      <GameHeader config={config.data} />
+      <main className="mx-auto grid max-w-6xl gap-6 px-4 pt-20 pb-12 lg:grid-cols-[1fr_22rem]">
+        <div className="flex flex-col gap-5">
+          <MilestoneBanner milestone={milestone.data} />
+          <TapCharacter onTap={game.tap} />
+          <StatTiles
+            sessionPoints={(session?.sessionPoints ?? 0) + game.unconfirmed}
+            totalTaps={(user?.totalTaps ?? 0) + game.unconfirmed}
+            rank={rank.data?.rank}
+            country={user?.country}
+          />
+          <ContractBox address={config.data?.contractAddress} />
+        </div>
+        <LeaderboardPanel
+          soundOn={game.soundOn}
+          onToggleSound={game.toggleSound}
+          currentUserId={user?.id}
+        />
+        <div className="lg:col-span-2">
+          <StorySection />
+        </div>
+      </main>
+      <WelcomeDialog open={game.status === 'needs-user'} onCreate={game.createUser} />
+    </>
+  );
+}

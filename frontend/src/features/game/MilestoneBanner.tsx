@@ -1,0 +1,35 @@
+import { MILESTONE_TARGET_USERS, type MilestoneResponse } from '@tapgram/shared';
+
+export function MilestoneBanner({ milestone }: { milestone: MilestoneResponse | undefined }) {
+  let text: string;
+  let progress = 0;
+  if (!milestone) {
+    text = 'Loading milestone progress...';
+  } else if (milestone.usersOver100k >= MILESTONE_TARGET_USERS) {
+    text = `${MILESTONE_TARGET_USERS} users reached 100K points - new rewards are now available!`;
+    progress = 100;
+  } else {
+    text = `${milestone.usersOver100k}/${MILESTONE_TARGET_USERS} users have reached 100K points - new rewards unlock at ${MILESTONE_TARGET_USERS}!`;
+    progress = (milestone.usersOver100k / MILESTONE_TARGET_USERS) * 100;
+  }
+  return (
+    <div
+      role="status"
+      data-testid="milestone-banner"
+      className="rounded-2xl bg-gradient-to-r from-fuchsia-600/30 via-amber-500/20 to-sky-500/30 p-3 text-center ring-1 ring-white/10"
+    >
+      <p className="text-sm font-semibold sm:text-base">🏆 {text}</p>
+      {milestone && (
+        <div
+          className="mx-auto mt-2 h-2 max-w-md overflow-hidden rounded-full bg-slate-800"
+          aria-hidden="true"
+        >
+          <div
+            className="h-full rounded-full bg-amber-400 transition-all"
+            style={{ width: `${progress}%` }}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

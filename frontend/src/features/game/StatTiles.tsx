@@ -1,0 +1,39 @@
+import { DEFAULT_COUNTRY, RANK_BEFORE_LOAD } from '@tapgram/shared';
+import { countryFlag, countryName } from './countries';
+
+interface Props {
+  sessionPoints: number;
+  totalTaps: number;
+  rank: number | undefined;
+  country: string | undefined;
+}
+
+export function StatTiles({ sessionPoints, totalTaps, rank, country = DEFAULT_COUNTRY }: Props) {
+  const tiles = [
+    { label: 'Session', value: sessionPoints.toLocaleString() },
+    { label: 'Total Taps', value: totalTaps.toLocaleString() },
+    { label: 'Rank', value: `#${(rank ?? RANK_BEFORE_LOAD).toLocaleString()}` },
+    { label: 'Country', value: `${countryFlag(country)} ${country}`, title: countryName(country) },
+  ];
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      {tiles.map((tile) => (
+        <div
+          key={tile.label}
+          className="rounded-2xl bg-slate-900 p-3 text-center ring-1 ring-slate-800"
+          title={tile.title}
+        >
+          <dt className="text-xs font-semibold tracking-wide text-slate-400 uppercase">
+            {tile.label}
+          </dt>
+          <dd
+            className="mt-1 text-2xl font-black tabular-nums text-amber-200"
+            data-testid={`stat-${tile.label}`}
+          >
+            {tile.value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,92 @@
+import { FLOATING_PLUS_ONE_MS } from '@tapgram/shared';
+import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import character from './assets/character.svg';
+import characterPressed from './assets/character-pressed.svg';
+
+interface Burst {
+  id: number;
+  x: number;
+}
+
+/**
+ * The character to tap. Pointer events cover mouse, pen and touch in one path, so a touch never
+ * also fires a mouse tap; Space and Enter tap from the keyboard.
+ */
+export function TapCharacter({ onTap }: { onTap: () => void }) {
+  const [pressed, setPressed] = useState(false);
+  const [bursts, setBursts] = useState<Burst[]>([]);
+  const [ring, setRing] = useState(0);
+  const nextId = useRef(0);
+
+  const fire = useCallback(
+    (x: number) => {
+      onTap();
+      nextId.current += 1;
+      const id = nextId.current;
+      setBursts((current) => [...current.slice(-12), { id, x }]);
+      setRing(id);
+      setTimeout(
+        () => setBursts((current) => current.filter((b) => b.id !== id)),
+        FLOATING_PLUS_ONE_MS,
+      );
+    },
+    [onTap],
+  );
+
+  const onPointerDown = (event: PointerEvent<HTMLButtonElement>) => {
+    if (event.button !== 0) return;
+    const box = event.currentTarget.getBoundingClientRect();
+    setPressed(true);
+    fire(((event.clientX - box.left) / box.width) * 100 || 50);
+  };
+  const release = () => setPressed(false);
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key !== ' ' && event.key !== 'Enter') return;
+    event.preventDefault();
+    if (event.repeat) return;
+    setPressed(true);
+    fire(50);
+  };
+
+  return (
+    <button
+      type="button"
+      aria-label="Tap the character to earn a point"
+      data-testid="tap-character"
+      className="relative mx-auto block aspect-square w-64 touch-manipulation select-none rounded-full sm:w-80"
+      onPointerDown={onPointerDown}
+      onPointerUp={release}
+      onPointerLeave={release}
+      onPointerCancel={release}
+      onKeyDown={onKeyDown}
+      onKeyUp={release}
+      onContextMenu={(event) => event.preventDefault()}
+    >
+      {ring > 0 && (
+        <span
+          key={ring}
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-0 animate-ring rounded-full border-8 border-amber-300"
+        />
+      )}
+      <img
+        src={pressed ? characterPressed : character}
+        alt=""
+        draggable={false}
+        className={`h-full w-full drop-shadow-[0_20px_40px_rgba(251,191,36,0.35)] transition-transform duration-75 ${
+          pressed ? 'scale-95' : 'hover:scale-[1.02]'
+        }`}
+      />
+      {bursts.map((burst) => (
+        <span
+          key={burst.id}
+          aria-hidden="true"
+          className="pointer-events-none absolute top-1/4 animate-float-up text-4xl font-black text-amber-200 drop-shadow"
+          style={{ left: `${burst.x}%` }}
+        >
+          +1
+        </span>
+      ))}
+    </button>
+  );
+}

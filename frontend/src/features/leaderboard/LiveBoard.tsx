@@ -1,0 +1,92 @@
+import { useEffect, useRef, useState } from 'react';
+
+export interface BoardRow {
+  key: string;
+  label: string;
+  icon?: string;
+  points: number;
+}
+
+const SLOTS = 10;
+
+/** Remembers which rows moved up or gained points since the last render, for a short highlight. */
+function useChanges(rows: BoardRow[]) {
+  const previous = useRef(new Map<string, { index: number; points: number }>());
+  const [changed, setChanged] = useState<Map<string, 'up' | 'points'>>(new Map());
+  useEffect(() => {
+    const next = new Map<string, 'up' | 'points'>();
+    rows.forEach((row, index) => {
+      const before = previous.current.get(row.key);
+      if (before && index < before.index) next.set(row.key, 'up');
+      else if (before && row.points !== before.points) next.set(row.key, 'points');
+    });
+    previous.current = new Map(rows.map((row, index) => [row.key, { index, points: row.points }]));
+    if (next.size === 0) return;
+    setChanged(next);
+    const timer = setTimeout(() => setChanged(new Map()), 1200);
+    return () => clearTimeout(timer);
+  }, [rows]);
+  return changed;
+}
+
+/**
+ * A top-10 board for a big screen: each row holds a slot and slides to its new one when the
+ * order changes, so a climb is seen, not just read.
+ */
+export function LiveBoard({
+  title,
+  rows,
+  empty,
+}: {
+  title: string;
+  rows: BoardRow[] | undefined;
+  empty: string;
+}) {
+  const top = (rows ?? []).slice(0, SLOTS);
+  const changed = useChanges(top);
+  return (
+    <section className="flex min-h-0 flex-1 flex-col rounded-3xl bg-white/5 p-[2vh] ring-1 ring-white/10">
+      <h2 className="mb-[1.5vh] text-[4.5vh] font-black tracking-tight text-amber-300">{title}</h2>
+      <ol className="relative min-h-0 flex-1" aria-label={title}>
+        {rows && top.length === 0 && (
+          <li className="flex h-full items-center justify-center text-[3vh] text-slate-400">
+            {empty}
+          </li>
+        )}
+        {top.map((row, index) => {
+          const change = changed.get(row.key);
+          return (
+            <li
+              key={row.key}
+              data-testid="board-row"
+              className={`absolute inset-x-0 flex h-[10%] items-center gap-[2vh] rounded-2xl px-[2vh] transition-all duration-700 ease-out ${
+                index === 0 ? 'bg-amber-400/20 ring-2 ring-amber-300/60' : ''
+              } ${change === 'up' ? 'bg-emerald-400/25' : ''} ${change === 'points' ? 'bg-sky-400/10' : ''}`}
+              style={{ transform: `translateY(${index * 100}%)` }}
+            >
+              <span className="w-[6vh] text-right text-[3.6vh] font-black tabular-nums text-slate-300">
+                {index + 1}
+              </span>
+              {row.icon && (
+                <span className="text-[3.6vh]" aria-hidden="true">
+                  {row.icon}
+                </span>
+              )}
+              <span className="min-w-0 flex-1 truncate text-[3.6vh] font-bold text-white">
+                {row.label}
+              </span>
+              {change === 'up' && (
+                <span className="text-[3vh] text-emerald-300" aria-label="moved up">
+                  ▲
+                </span>
+              )}
+              <span className="text-[3.6vh] font-black tabular-nums text-amber-200">
+                {row.points.toLocaleString()}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

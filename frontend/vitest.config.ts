@@ -1,0 +1,12 @@
+import react from '@vitejs/plugin-react';
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  plugins: [react()],
+  test: {
+    name: 'frontend',
+    root: __dirname,
+    environment: 'happy-dom',
+    include: ['test/**/*.test.{ts,tsx}'],
+  },
+});
