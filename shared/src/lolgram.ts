@@ -75,6 +75,16 @@ export const createPostFieldsSchema = z.object({
 });
 export type CreatePostFields = z.infer<typeof createPostFieldsSchema>;
 
+export const feedQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+  /** Cursor: the `cursor` of the last post of the previous page. */
+  before: z.string().max(200).optional(),
+});
+
+export const postViewsBodySchema = z.object({
+  postIds: z.array(z.string().uuid()).min(1).max(100),
+});
+
 export const postSchema = z.object({
   id: z.string(),
   userId: z.string(),
@@ -89,10 +99,16 @@ export const postSchema = z.object({
   commentCount: z.number().int(),
   createdAt: z.string(),
   canMintNFT: z.boolean(),
+  /** Opaque: pass it as `before` to read the posts after this one. */
+  cursor: z.string(),
 });
 export type Post = z.infer<typeof postSchema>;
 
-export const followStatusSchema = z.object({ following: z.boolean() });
+export const followStatusSchema = z.object({
+  following: z.boolean(),
+  /** The followed user's count after the change (follow and unfollow answers carry it). */
+  followerCount: z.number().int().optional(),
+});
 export type FollowStatus = z.infer<typeof followStatusSchema>;
 
 export const followBodySchema = z.object({ followerId: z.string().min(1) });
@@ -100,3 +116,53 @@ export type FollowBody = z.infer<typeof followBodySchema>;
 
 export const lolStateSchema = z.object({ lolCount: z.number().int(), isLiked: z.boolean() });
 export type LolState = z.infer<typeof lolStateSchema>;
+
+export const WALLET_USERNAME_PREFIX = 'wallet_';
+
+/** The username a wallet account gets: "wallet_" and the first 8 characters of the address. */
+export function walletUsername(address: string): string {
+  return `${WALLET_USERNAME_PREFIX}${address.slice(0, 8)}`;
+}
+
+/** A base58 Solana address (32-byte ed25519 public key). */
+export const walletAddressSchema = z
+  .string()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'Invalid wallet address');
+
+/** What the server asks a wallet to sign (Sign-In With Solana); built by the server. */
+export const signInInputSchema = z.object({
+  domain: z.string(),
+  address: z.string(),
+  statement: z.string(),
+  uri: z.string(),
+  version: z.literal('1'),
+  chainId: z.string(),
+  nonce: z.string(),
+  issuedAt: z.string(),
+  expirationTime: z.string(),
+});
+export type SignInInput = z.infer<typeof signInInputSchema>;
+
+/** The wallet's answer, bytes as base64. */
+export const signInProofSchema = z.object({
+  input: signInInputSchema,
+  output: z.object({
+    publicKey: z.string().min(1).max(100),
+    signedMessage: z.string().min(1).max(4000),
+    signature: z.string().min(1).max(200),
+  }),
+});
+export type SignInProof = z.infer<typeof signInProofSchema>;
+
+export const walletNonceBodySchema = z.object({ address: walletAddressSchema });
+
+export const createWalletAccountBodySchema = z.object({
+  username: z.string(),
+  walletAddress: walletAddressSchema,
+  /** The spec's client also sends the address as a password; a wallet account has none. */
+  password: z.string().optional(),
+  proof: signInProofSchema,
+});
+export type CreateWalletAccountBody = z.infer<typeof createWalletAccountBodySchema>;
+
+export const walletLoginBodySchema = z.object({ proof: signInProofSchema });

@@ -1,0 +1,175 @@
+import type { Post, PostLocation } from '@tapgram/shared';
+import type pg from 'pg';
+import type { Queryable } from '../core/db';
+import { imageUrl } from './users-repository';
+
+interface PostRow {
+  id: string;
+  user_id: string;
+  username: string;
+  avatar_key: string | null;
+  wallet_address: string | null;
+  image_key: string;
+  thumbnail_key: string;
+  caption: string;
+  location_name: string | null;
+  location_lat: number | null;
+  location_lng: number | null;
+  lol_count: number;
+  comment_count: number;
+  is_liked: boolean;
+  created_at: Date;
+  cursor_at: string;
+}
+
+function toPost(row: PostRow): Post {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    username: row.username,
+    userAvatar: row.avatar_key ? imageUrl(row.avatar_key) : null,
+    imageUrl: imageUrl(row.image_key),
+    thumbnailUrl: imageUrl(row.thumbnail_key),
+    caption: row.caption,
+    location:
+      row.location_name === null
+        ? null
+        : { name: row.location_name, lat: row.location_lat ?? 0, lng: row.location_lng ?? 0 },
+    lolCount: row.lol_count,
+    isLiked: row.is_liked,
+    commentCount: row.comment_count,
+    createdAt: row.created_at.toISOString(),
+    canMintNFT: row.wallet_address !== null,
+    cursor: Buffer.from(`${row.cursor_at}|${row.id}`).toString('base64url'),
+  };
+}
+
+/** Decodes a feed cursor; null when it is not one of ours. */
+export function parseCursor(cursor: string): { at: string; id: string } | null {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (!at || !id || !/^[0-9a-f-]{36}$/.test(id) || !/^[\d:. +-]+$/.test(at)) return null;
+  return { at, id };
+}
+
+// The author's current name and avatar, and whether the viewer ($1) LOLed it.
+const SELECT = `
+  SELECT p.id, p.user_id, u.username, u.avatar_key, u.wallet_address, p.image_key, p.thumbnail_key,
+         p.caption, p.location_name, p.location_lat, p.location_lng, p.lol_count, p.comment_count,
+         p.created_at, p.created_at::text AS cursor_at,
+         EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1) AS is_liked
+    FROM posts p JOIN lolgram_users u ON u.id = p.user_id`;
+
+const NOBODY = '00000000-0000-0000-0000-000000000000';
+
+export class PostsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async insert(
+    client: pg.PoolClient,
+    post: {
+      id: string;
+      userId: string;
+      caption: string;
+      imageKey: string;
+      thumbnailKey: string;
+      location?: PostLocation;
+    },
+  ): Promise<void> {
+    await client.query(
+      `INSERT INTO posts (id, user_id, caption, image_key, thumbnail_key, location_name, location_lat, location_lng)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        post.id,
+        post.userId,
+        post.caption,
+        post.imageKey,
+        post.thumbnailKey,
+        post.location?.name ?? null,
+        post.location?.lat ?? null,
+        post.location?.lng ?? null,
+      ],
+    );
+    await client.query('UPDATE lolgram_users SET post_count = post_count + 1 WHERE id = $1', [
+      post.userId,
+    ]);
+  }
+
+  async byId(id: string, viewerId: string | null): Promise<Post | null> {
+    const { rows } = await this.db.query<PostRow>(`${SELECT} WHERE p.id = $2`, [
+      viewerId ?? NOBODY,
+      id,
+    ]);
+    return rows[0] ? toPost(rows[0]) : null;
+  }
+
+  async feed(
+    viewerId: string | null,
+    limit: number,
+    before: { at: string; id: string } | null,
+  ): Promise<Post[]> {
+    const { rows } = await this.db.query<PostRow>(
+      `${SELECT}
+        WHERE p.status = 'visible'
+          AND ($3::timestamptz IS NULL OR (p.created_at, p.id) < ($3::timestamptz, $4::uuid))
+        ORDER BY p.created_at DESC, p.id DESC
+        LIMIT $2`,
+      [viewerId ?? NOBODY, limit, before?.at ?? null, before?.id ?? null],
+    );
+    return rows.map(toPost);
+  }
+
+  async byUser(viewerId: string | null, userId: string): Promise<Post[]> {
+    const { rows } = await this.db.query<PostRow>(
+      `${SELECT} WHERE p.user_id = $2 AND p.status = 'visible' ORDER BY p.created_at DESC, p.id DESC LIMIT 500`,
+      [viewerId ?? NOBODY, userId],
+    );
+    return rows.map(toPost);
+  }
+
+  async isVisible(id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      "SELECT 1 FROM posts WHERE id = $1 AND status = 'visible'",
+      [id],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Adds or removes a LOL; the count moves only when a row really changed. */
+  async setLol(client: pg.PoolClient, postId: string, userId: string, lol: boolean) {
+    const changed = lol
+      ? await client.query(
+          'INSERT INTO post_lols (post_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+          [postId, userId],
+        )
+      : await client.query('DELETE FROM post_lols WHERE post_id = $1 AND user_id = $2', [
+          postId,
+          userId,
+        ]);
+    const delta = (changed.rowCount ?? 0) > 0 ? (lol ? 1 : -1) : 0;
+    const { rows } = await client.query<{ lol_count: number }>(
+      'UPDATE posts SET lol_count = lol_count + $2 WHERE id = $1 RETURNING lol_count',
+      [postId, delta],
+    );
+    return { lolCount: rows[0].lol_count, isLiked: lol };
+  }
+
+  /** Records views of visible posts, once per viewer, post and hour. */
+  async recordViews(postIds: string[], viewerKey: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO post_views (post_id, viewer_key, view_hour)
+       SELECT p.id, $2, date_trunc('hour', now()) FROM posts p
+        WHERE p.id = ANY($1::uuid[]) AND p.status = 'visible'
+       ON CONFLICT DO NOTHING`,
+      [postIds, viewerKey],
+    );
+  }
+
+  /** Whether an image key belongs to a post that may be shown. */
+  async imageServable(key: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      "SELECT 1 FROM posts WHERE (image_key = $1 OR thumbnail_key = $1) AND status <> 'rejected'",
+      [key],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+}

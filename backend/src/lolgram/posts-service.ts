@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Post, PostLocation } from '@tapgram/shared';
+import type pg from 'pg';
+import { withTransaction } from '../core/db';
+import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors';
+import type { ImageStore } from './images/image-store';
+import { processImage } from './images/image-pipeline';
+import { parseCursor, type PostsRepository } from './posts-repository';
+import type { Viewer } from './sessions';
+import { isUuid } from './users-service';
+
+/** The rules of posts: who may post, the image pipeline, the feed, LOLs and views. */
+export class PostsService {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly posts: PostsRepository,
+    private readonly images: ImageStore,
+  ) {}
+
+  async create(
+    viewer: Viewer,
+    fields: { userId: string; caption: string; location?: PostLocation },
+    upload: Buffer,
+  ): Promise<Post> {
+    if (fields.userId !== viewer.id) throw new ForbiddenError('You can only post as yourself');
+    const { full, thumbnail } = await processImage(upload, { square: false });
+    const id = randomUUID();
+    const imageKey = `posts/${id}/${randomUUID()}-full.jpg`;
+    const thumbnailKey = `posts/${id}/${randomUUID()}-thumb.jpg`;
+    await Promise.all([this.images.put(imageKey, full), this.images.put(thumbnailKey, thumbnail)]);
+    try {
+      await withTransaction(this.pool, (client) =>
+        this.posts.insert(client, {
+          id,
+          userId: viewer.id,
+          caption: fields.caption,
+          imageKey,
+          thumbnailKey,
+          location: fields.location,
+        }),
+      );
+    } catch (error) {
+      // No row, no files: the upload leaves nothing half-written.
+      await Promise.all([this.images.delete(imageKey), this.images.delete(thumbnailKey)]);
+      throw error;
+    }
+    const post = await this.posts.byId(id, viewer.id);
+    if (!post) throw new NotFoundError('Post not found');
+    return post;
+  }
+
+  feed(viewer: Viewer | null, limit: number, before: string | undefined): Promise<Post[]> {
+    const cursor = before ? parseCursor(before) : null;
+    if (before && !cursor) throw new ValidationError('Invalid cursor');
+    return this.posts.feed(viewer?.id ?? null, limit, cursor);
+  }
+
+  byUser(viewer: Viewer | null, userId: string): Promise<Post[]> {
+    if (!isUuid(userId)) return Promise.resolve([]);
+    return this.posts.byUser(viewer?.id ?? null, userId);
+  }
+
+  async setLol(viewer: Viewer, postId: string, lol: boolean) {
+    if (!isUuid(postId) || !(await this.posts.isVisible(postId)))
+      throw new NotFoundError('Post not found');
+    return withTransaction(this.pool, (client) =>
+      this.posts.setLol(client, postId, viewer.id, lol),
+    );
+  }
+
+  recordViews(postIds: string[], viewerKey: string): Promise<void> {
+    return this.posts.recordViews([...new Set(postIds)], viewerKey);
+  }
+
+  async image(key: string): Promise<Buffer> {
+    const servable = key.startsWith('avatars/') || (await this.posts.imageServable(key));
+    const bytes = servable ? await this.images.get(key) : null;
+    if (!bytes) throw new NotFoundError('Image not found');
+    return bytes;
+  }
+}

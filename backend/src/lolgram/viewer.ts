@@ -1,0 +1,48 @@
+import { messages } from '@tapgram/shared';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ForbiddenError, UnauthorizedError } from '../core/errors';
+import { tokenOf, type SessionStore, type Viewer } from './sessions';
+
+/** Resolves who is asking, once per request, into res.locals.viewer (null when nobody). */
+export function resolveViewer(sessions: SessionStore): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.viewer = await sessions.viewer(req);
+    next();
+  };
+}
+
+export function viewerOf(res: Response): Viewer | null {
+  return (res.locals.viewer as Viewer | null | undefined) ?? null;
+}
+
+/**
+ * The signed-in viewer, or 401. A session cookie that no longer resolves (the account is gone or
+ * the session ended) says "User not found", which the client turns into "session expired".
+ */
+export function requireViewer(req: Request, res: Response): Viewer {
+  const viewer = viewerOf(res);
+  if (viewer) return viewer;
+  throw new UnauthorizedError(
+    tokenOf(req) ? `${messages.userNotFound}: please sign in again` : 'Not signed in',
+  );
+}
+
+/** Refuses requests that a page on another site made the browser send (cross-site request forgery). */
+export const sameOriginWrites: RequestHandler = (req, _res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+  if (req.headers['sec-fetch-site'] === 'cross-site')
+    throw new ForbiddenError('Cross-site request refused');
+  const origin = req.headers.origin;
+  if (origin && origin !== 'null') {
+    let host: string;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      throw new ForbiddenError('Cross-site request refused');
+    }
+    if (host !== req.headers.host) throw new ForbiddenError('Cross-site request refused');
+  } else if (origin === 'null') {
+    throw new ForbiddenError('Cross-site request refused');
+  }
+  next();
+};
