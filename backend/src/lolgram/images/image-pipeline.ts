@@ -33,15 +33,18 @@ export async function processImage(
   if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS) {
     throw new HttpError(413, 'Image has too many pixels');
   }
+  // A square never grows: its side is the shorter edge, at most the full size.
+  const side = Math.min(FULL_SIZE, metadata.width ?? FULL_SIZE, metadata.height ?? FULL_SIZE);
   try {
     const source = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
     const [full, thumbnail] = await Promise.all([
       source
         .clone()
-        .resize(FULL_SIZE, FULL_SIZE, {
-          fit: options.square ? 'cover' : 'inside',
-          withoutEnlargement: true,
-        })
+        .resize(
+          options.square
+            ? { width: side, height: side, fit: 'cover' }
+            : { width: FULL_SIZE, height: FULL_SIZE, fit: 'inside', withoutEnlargement: true },
+        )
         .jpeg({ quality: 85, mozjpeg: true })
         .toBuffer(),
       source

@@ -1,0 +1,208 @@
+import sharp from 'sharp';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { makeAccount, makeJpeg, makePost, TestWallet } from './builders';
+
+describe('LOLGram posts, images, LOLs and views', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('creates a post whose stored images carry no EXIF or GPS, a full size and a thumbnail', async () => {
+    const account = await makeAccount(server.url);
+    const original = await makeJpeg({ width: 2000, height: 1500, gps: true });
+    expect((await sharp(original).metadata()).exif).toBeDefined();
+    const res = await makePost(account, original, {
+      location: JSON.stringify({ name: 'London', lat: 0, lng: 0 }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      userId: account.user.id,
+      username: account.user.username,
+      caption: 'when the build passes on the first try',
+      location: { name: 'London', lat: 0, lng: 0 },
+      lolCount: 0,
+      isLiked: false,
+      commentCount: 0,
+      canMintNFT: false,
+    });
+    const full = await request(server.url).get(res.body.imageUrl).buffer(true);
+    expect(full.status).toBe(200);
+    expect(full.headers['cache-control']).toContain('immutable');
+    const fullMeta = await sharp(full.body).metadata();
+    expect(fullMeta.exif).toBeUndefined();
+    expect(Math.max(fullMeta.width!, fullMeta.height!)).toBe(1080);
+    const thumb = await sharp(
+      (await request(server.url).get(res.body.thumbnailUrl).buffer(true)).body,
+    ).metadata();
+    expect([thumb.width, thumb.height, thumb.exif]).toEqual([320, 320, undefined]);
+    expect(
+      (await request(server.url).get(`/api/lolgram/users/${account.user.id}`)).body.postCount,
+    ).toBe(1);
+  });
+
+  it('refuses posts as someone else, without a session, without a caption, or with a bad image', async () => {
+    const alice = await makeAccount(server.url);
+    const bob = await makeAccount(server.url);
+    const jpeg = await makeJpeg();
+    expect((await makePost(alice, jpeg, { userId: bob.user.id })).status).toBe(403);
+    const anonymous = await request(server.url)
+      .post('/api/lolgram/posts')
+      .field('caption', 'hi')
+      .field('userId', alice.user.id)
+      .attach('image', jpeg, 'a.jpg');
+    expect(anonymous.status).toBe(401);
+    const blank = await makePost(alice, jpeg, { caption: '   ' });
+    expect(blank.status).toBe(400);
+    expect(blank.body).toEqual({ error: 'Caption is required' });
+    expect((await makePost(alice, jpeg, { caption: 'x'.repeat(2201) })).status).toBe(400);
+    const text = await alice.agent
+      .post('/api/lolgram/posts')
+      .field('caption', 'not an image')
+      .field('userId', alice.user.id)
+      .attach('image', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), {
+        filename: 'cat.jpg',
+        contentType: 'image/jpeg',
+      });
+    expect(text.status).toBe(415);
+    const big = await alice.agent
+      .post('/api/lolgram/posts')
+      .field('caption', 'huge')
+      .field('userId', alice.user.id)
+      .attach('image', Buffer.alloc(10 * 1024 * 1024 + 1), 'big.jpg');
+    expect(big.status).toBe(413);
+    // A decompression bomb: a tiny file that declares a gigantic image.
+    const bomb = await sharp({
+      create: { width: 10_000, height: 10_000, channels: 3, background: { r: 0, g: 0, b: 0 } },
+    })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect((await makePost(alice, bomb)).status).toBe(413);
+    expect(
+      (await request(server.url).get(`/api/lolgram/users/${alice.user.id}`)).body.postCount,
+    ).toBe(0);
+    const { rows } = await server.db.pool.query(
+      'SELECT count(*)::int AS n FROM posts WHERE user_id = $1',
+      [alice.user.id],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('lists the feed newest first with a cursor, and a user’s posts', async () => {
+    const account = await makeAccount(server.url);
+    const jpeg = await makeJpeg();
+    const ids = [];
+    for (let i = 0; i < 3; i += 1)
+      ids.push((await makePost(account, jpeg, { caption: `post ${i}` })).body.id);
+    const page1 = (await request(server.url).get('/api/lolgram/posts/feed?limit=2')).body;
+    expect(page1.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
+    const page2 = (
+      await request(server.url).get(`/api/lolgram/posts/feed?limit=2&before=${page1[1].cursor}`)
+    ).body;
+    expect(page2[0].id).toBe(ids[0]);
+    const mine = (await request(server.url).get(`/api/lolgram/posts/user/${account.user.id}`)).body;
+    expect(mine.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect((await request(server.url).get('/api/lolgram/posts/feed?before=garbage')).status).toBe(
+      400,
+    );
+  });
+
+  it('marks posts of wallet users as mintable', async () => {
+    const wallet = new TestWallet();
+    const agent = request.agent(server.url);
+    const input = (
+      await agent.post('/api/lolgram/auth/wallet/nonce').send({ address: wallet.address })
+    ).body;
+    const created = await agent.post('/api/lolgram/users/create').send({
+      username: `wallet_${wallet.address.slice(0, 8)}`,
+      password: wallet.address,
+      walletAddress: wallet.address,
+      proof: wallet.sign(input),
+    });
+    expect(created.status).toBe(201);
+    const post = await agent
+      .post('/api/lolgram/posts')
+      .field('caption', 'minted')
+      .field('userId', created.body.id)
+      .attach('image', await makeJpeg(), 'a.jpg');
+    expect(post.body.canMintNFT).toBe(true);
+  });
+
+  it('LOLs idempotently, per signed-in user, with exact counts', async () => {
+    const author = await makeAccount(server.url);
+    const fan = await makeAccount(server.url);
+    const post = (await makePost(author, await makeJpeg())).body;
+    expect((await request(server.url).post(`/api/lolgram/posts/${post.id}/lol`)).status).toBe(401);
+    const lols = await Promise.all(
+      [1, 2, 3].map(() => fan.agent.post(`/api/lolgram/posts/${post.id}/lol`)),
+    );
+    expect(lols.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await author.agent.post(`/api/lolgram/posts/${post.id}/lol`)).body).toEqual({
+      lolCount: 2,
+      isLiked: true,
+    });
+    const seenByFan = (await fan.agent.get('/api/lolgram/posts/feed')).body.find(
+      (p: { id: string }) => p.id === post.id,
+    );
+    expect(seenByFan).toMatchObject({ lolCount: 2, isLiked: true });
+    expect((await fan.agent.delete(`/api/lolgram/posts/${post.id}/lol`)).body).toEqual({
+      lolCount: 1,
+      isLiked: false,
+    });
+    expect((await fan.agent.delete(`/api/lolgram/posts/${post.id}/lol`)).body).toEqual({
+      lolCount: 1,
+      isLiked: false,
+    });
+    expect((await fan.agent.post(`/api/lolgram/posts/${crypto.randomUUID()}/lol`)).status).toBe(
+      404,
+    );
+  });
+
+  it('counts a viewer once per post per hour', async () => {
+    const author = await makeAccount(server.url);
+    const post = (await makePost(author, await makeJpeg())).body;
+    const viewer = request.agent(server.url);
+    for (let i = 0; i < 3; i += 1) {
+      expect(
+        (await viewer.post('/api/lolgram/posts/views').send({ postIds: [post.id, post.id] }))
+          .status,
+      ).toBe(204);
+    }
+    await author.agent.post('/api/lolgram/posts/views').send({ postIds: [post.id] });
+    const { rows } = await server.db.pool.query(
+      'SELECT count(*)::int AS n FROM post_views WHERE post_id = $1',
+      [post.id],
+    );
+    expect(rows[0].n).toBe(2);
+    expect((await viewer.post('/api/lolgram/posts/views').send({ postIds: ['nope'] })).status).toBe(
+      400,
+    );
+  });
+
+  it('sets a square avatar for oneself only', async () => {
+    const alice = await makeAccount(server.url);
+    const bob = await makeAccount(server.url);
+    const image = await makeJpeg({ width: 900, height: 500 });
+    const res = await alice.agent
+      .put(`/api/lolgram/users/${alice.user.id}/avatar`)
+      .attach('avatar', image, 'me.jpg');
+    expect(res.status).toBe(200);
+    const meta = await sharp(
+      (await request(server.url).get(res.body.user.avatar).buffer(true)).body,
+    ).metadata();
+    expect(meta.width).toBe(meta.height);
+    expect(
+      (
+        await bob.agent
+          .put(`/api/lolgram/users/${alice.user.id}/avatar`)
+          .attach('avatar', image, 'x.jpg')
+      ).status,
+    ).toBe(403);
+  });
+});
