@@ -20,7 +20,8 @@ const HTTP_PLAYERS = 1000;
 const HTTP_TAPS = Number(process.env.BENCH_HTTP_TAPS ?? 40_000);
 
 async function cannon(options: autocannon.Options) {
-  const result = await autocannon({ connections: CONNECTIONS, duration: HTTP_SECONDS, ...options });
+  const limit = options.amount ? {} : { duration: HTTP_SECONDS };
+  const result = await autocannon({ connections: CONNECTIONS, ...limit, ...options });
   return {
     requestsPerSecond: round(result.requests.average, 0),
     p50: result.latency.p50,
@@ -53,7 +54,8 @@ async function main() {
     figures: { 'req/s': bare.requestsPerSecond, 'p50 ms': bare.p50, 'p99 ms': bare.p99 },
   });
 
-  const app = await startChild(['--import', 'tsx', 'backend/src/main.ts'], {
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const app = await startChild([...nodeArgs, '--import', 'tsx', 'backend/src/main.ts'], {
     NODE_ENV: 'production',
     PORT: '0',
     HOST: '127.0.0.1',
@@ -67,6 +69,7 @@ async function main() {
     TAP_BURST: '1000000',
   });
   let acknowledged = 0;
+  const redisInfo = new Redis(REDIS_URL);
   try {
     console.log('2/4 POST /api/tap');
     const httpPlayers = await createPlayers(app.url, HTTP_PLAYERS, 'h');
@@ -74,7 +77,6 @@ async function main() {
     const tap = await cannon({
       url: `${app.url}/api/tap`,
       amount: HTTP_TAPS,
-      duration: undefined,
       method: 'POST',
       requests: [
         {
@@ -111,6 +113,16 @@ async function main() {
     const sockets = await connectAll(app.url, players);
     await new Promise((r) => setTimeout(r, 3000));
     const rssConnected = app.rssMb();
+    const redisCpu = async () => {
+      const info = await redisInfo.info('cpu');
+      const read = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+      return read('used_cpu_user') + read('used_cpu_sys');
+    };
+    const cpuBefore = {
+      server: app.cpuSeconds(),
+      redis: await redisCpu(),
+      loader: process.cpuUsage(),
+    };
     const load = await runSocketLoad({
       url: app.url,
       players,
@@ -120,6 +132,12 @@ async function main() {
       batchMs: 200,
       seconds: SOCKET_SECONDS,
     });
+    const loader = process.cpuUsage(cpuBefore.loader);
+    const cpu = {
+      server: app.cpuSeconds() - cpuBefore.server,
+      redis: (await redisCpu()) - cpuBefore.redis,
+      loader: (loader.user + loader.system) / 1e6,
+    };
     for (const socket of sockets) socket.disconnect();
     acknowledged += load.accepted;
     rows.push({
@@ -132,6 +150,15 @@ async function main() {
         'push samples': load.push.count,
         'server KB/connection': round(((rssConnected - rssBefore) * 1024) / SOCKET_PLAYERS, 1),
         refused: load.refused,
+      },
+    });
+    const seconds = SOCKET_SECONDS + 2.5;
+    rows.push({
+      name: '(3) where the 2 cores went during (3)',
+      figures: {
+        'server %': round((cpu.server / seconds) * 100, 0),
+        'redis %': round((cpu.redis / seconds) * 100, 0),
+        'load generator %': round((cpu.loader / seconds) * 100, 0),
       },
     });
 
@@ -154,6 +181,7 @@ async function main() {
     });
   } finally {
     await app.stop();
+    await redisInfo.quit();
     const redis = new Redis(REDIS_URL);
     const keys = await redis.keys(`${id}:*`);
     if (keys.length) await redis.del(...keys);

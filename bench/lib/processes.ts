@@ -8,6 +8,8 @@ export interface Child {
   url: string;
   child: ChildProcess;
   rssMb(): number;
+  /** CPU seconds the process has used (user + system). */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,11 @@ export async function startChild(
       const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
       return kb / 1024;
+    },
+    cpuSeconds() {
+      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime and stime, in clock ticks (100 a second on Linux).
+      return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     async stop() {
       child.kill('SIGTERM');
