@@ -2,6 +2,7 @@ import type { Config } from './core/config';
 import type { Database } from './core/db';
 import type { Feature } from './core/feature';
 import { createGameFeature } from './game';
+import { createModeration } from './admin';
 import { createLolgramFeature } from './lolgram';
 import type { Logger } from './core/logger';
 import type { Redis } from './core/redis';
@@ -17,5 +18,6 @@ export interface FeatureDeps {
 
 /** The product's features, each wired to the storage chosen at start-up. */
 export async function createFeatures(deps: FeatureDeps): Promise<Feature[]> {
-  return [await createGameFeature(deps), createLolgramFeature(deps)];
+  const moderation = createModeration(deps);
+  return [await createGameFeature(deps), createLolgramFeature(deps, moderation)];
 }

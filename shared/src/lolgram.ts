@@ -101,6 +101,8 @@ export const postSchema = z.object({
   canMintNFT: z.boolean(),
   /** Opaque: pass it as `before` to read the posts after this one. */
   cursor: z.string(),
+  /** On a new post: the automatic moderation check runs after the answer. */
+  moderation: z.literal('checking').optional(),
 });
 export type Post = z.infer<typeof postSchema>;
 

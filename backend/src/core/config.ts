@@ -46,6 +46,13 @@ const envSchema = z.object({
   TAP_RATE_PER_SECOND: positiveInt(20),
   TAP_BURST: positiveInt(40),
   FLUSH_INTERVAL_MS: positiveInt(1000),
+  MODERATION_QUEUE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
+  MODERATION_HOLD_THRESHOLD: z.coerce.number().min(0).max(1).default(0.9),
+  MODERATION_REPORTS_PER_HOUR: positiveInt(20),
+  MODERATION_IMAGE_CHECK: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((value) => value === 'on'),
 });
 
 export type Env = z.infer<typeof envSchema>;

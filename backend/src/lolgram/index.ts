@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Router } from 'express';
+import type { Moderation } from '../admin';
 import type { Feature } from '../core/feature';
 import type { FeatureDeps } from '../features';
 import { FailureLimiter } from './failure-limiter';
@@ -18,7 +19,7 @@ import { NotFoundError } from '../core/errors';
 const LOGIN_FAILURES = { limit: 5, windowMs: 15 * 60 * 1000 };
 
 /** LOLGram: accounts (password and wallet), posts with their images, follows, LOLs and views. */
-export function createLolgramFeature({ config, db }: FeatureDeps): Feature {
+export function createLolgramFeature({ config, db }: FeatureDeps, moderation: Moderation): Feature {
   const images = new LocalImageStore(path.join(config.DATA_DIR, 'images'));
   const sessions = new SessionStore(db.pool);
   const wallet = new WalletAuth(db.pool);
@@ -30,7 +31,9 @@ export function createLolgramFeature({ config, db }: FeatureDeps): Feature {
     loginFailures: new FailureLimiter(LOGIN_FAILURES.limit, LOGIN_FAILURES.windowMs),
     adminUsernames: config.ADMIN_USERNAMES,
   });
-  const posts = new PostsService(db.pool, new PostsRepository(db.pool), images);
+  const posts = new PostsService(db.pool, new PostsRepository(db.pool), images, (post, image) =>
+    moderation.service.scoreLater(post.id, image, post.caption),
+  );
 
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {
@@ -41,5 +44,6 @@ export function createLolgramFeature({ config, db }: FeatureDeps): Feature {
   router.use('/lolgram', sameOriginWrites, resolveViewer(sessions));
   router.use('/lolgram', usersRouter(users, sessions, wallet));
   router.use('/lolgram', postsRouter(posts));
-  return { name: 'lolgram', router };
+  router.use('/lolgram', moderation.router);
+  return { name: 'lolgram', router, close: () => moderation.service.settled() };
 }

@@ -49,7 +49,8 @@ export function postsRouter(service: PostsService): Router {
         ...body,
         location: parseLocation(body.location),
       });
-      res.status(201).json(await service.create(requireViewer(req, res), fields, req.file!.buffer));
+      const post = await service.create(requireViewer(req, res), fields, req.file!.buffer);
+      res.status(201).json({ ...post, moderation: 'checking' });
     },
   );
 

@@ -15,6 +15,8 @@ export class PostsService {
     private readonly pool: pg.Pool,
     private readonly posts: PostsRepository,
     private readonly images: ImageStore,
+    /** Told of every new post (the automatic moderation check), off the request path. */
+    private readonly onCreated: (post: Post, image: Buffer) => void = () => undefined,
   ) {}
 
   async create(
@@ -46,6 +48,7 @@ export class PostsService {
     }
     const post = await this.posts.byId(id, viewer.id);
     if (!post) throw new NotFoundError('Post not found');
+    this.onCreated(post, full);
     return post;
   }
 

@@ -7,6 +7,7 @@ export const SESSION_COOKIE = 'lg_session';
 
 export interface Viewer {
   id: string;
+  username: string;
   role: 'user' | 'admin';
   authMethod: AuthMethod;
 }
@@ -45,7 +46,7 @@ export class SessionStore {
     const token = tokenOf(req);
     if (!token) return null;
     const { rows } = await this.db.query<Viewer>(
-      `SELECT u.id, u.role, s.auth_method AS "authMethod"
+      `SELECT u.id, u.username, u.role, s.auth_method AS "authMethod"
          FROM auth_sessions s JOIN lolgram_users u ON u.id = s.user_id
         WHERE s.id = $1 AND s.expires_at > now()`,
       [digest(token)],
