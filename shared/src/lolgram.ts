@@ -17,6 +17,8 @@ export const lolgramUserSchema = z.object({
   postCount: z.number().int(),
   walletAddress: z.string().nullable(),
   isVerified: z.boolean(),
+  /** Only on the signed-in user's own answer (GET /api/lolgram/users/me). */
+  isAdmin: z.boolean().optional(),
 });
 export type LolgramUser = z.infer<typeof lolgramUserSchema>;
 

@@ -42,7 +42,10 @@ export function createLolgramFeature({ config, db }: FeatureDeps, moderation: Mo
   });
   router.use('/lolgram', imagesRouter(posts));
   router.use('/lolgram', sameOriginWrites, resolveViewer(sessions));
-  router.use('/lolgram', usersRouter(users, sessions, wallet));
+  router.use(
+    '/lolgram',
+    usersRouter(users, sessions, wallet, (viewer) => moderation.service.isAdmin(viewer)),
+  );
   router.use('/lolgram', postsRouter(posts));
   router.use('/lolgram', moderation.router);
   return { name: 'lolgram', router, close: () => moderation.service.settled() };

@@ -9,7 +9,7 @@ import {
 } from '@tapgram/shared';
 import { Router, type Request } from 'express';
 import { parseInput } from '../core/errors';
-import type { SessionStore } from './sessions';
+import type { SessionStore, Viewer } from './sessions';
 import { singleImage } from './upload';
 import type { UsersService } from './users-service';
 import { requireViewer } from './viewer';
@@ -22,6 +22,7 @@ export function usersRouter(
   service: UsersService,
   sessions: SessionStore,
   wallet: WalletAuth,
+  isAdmin: (viewer: Viewer) => boolean,
 ): Router {
   const router = Router();
 
@@ -57,7 +58,8 @@ export function usersRouter(
   });
 
   router.get('/users/me', async (req, res) => {
-    res.json(await service.byId(requireViewer(req, res).id));
+    const viewer = requireViewer(req, res);
+    res.json({ ...(await service.byId(viewer.id)), isAdmin: isAdmin(viewer) });
   });
 
   router.post('/auth/wallet/nonce', async (req, res) => {

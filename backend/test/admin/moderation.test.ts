@@ -50,6 +50,8 @@ describe('moderation and admin', () => {
           .post(`/api/lolgram/admin/moderation/${crypto.randomUUID()}`)
           .send({ decision: 'approved' }),
     ];
+    expect((await admin.agent.get('/api/lolgram/users/me')).body.isAdmin).toBe(true);
+    expect((await user.agent.get('/api/lolgram/users/me')).body.isAdmin).toBe(false);
     for (const call of calls) {
       expect((await call(request.agent(server.url))).status).toBe(401);
       expect((await call(user.agent)).status).toBe(403);
@@ -72,13 +74,11 @@ describe('moderation and admin', () => {
     expect(await feedIds()).toContain(clean.id);
 
     // Approving a held post shows it again.
-    const approved = await admin.agent
-      .post(`/api/lolgram/admin/moderation/${item.id}`)
-      .send({
-        moderatorId: 'admin-placeholder',
-        decision: 'approved',
-        notes: 'Content approved by admin',
-      });
+    const approved = await admin.agent.post(`/api/lolgram/admin/moderation/${item.id}`).send({
+      moderatorId: 'admin-placeholder',
+      decision: 'approved',
+      notes: 'Content approved by admin',
+    });
     expect(approved.status).toBe(200);
     expect(approved.body.moderatorId).toBe(admin.user.id);
     expect(await feedIds()).toContain(rude.id);

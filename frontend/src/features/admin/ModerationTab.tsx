@@ -1,0 +1,92 @@
+import {
+  moderationNotes,
+  type ModerationDecision,
+  type ModerationQueueEntry,
+} from '@tapgram/shared';
+import { Check, X } from 'lucide-react';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Skeleton } from '../../components/ui/skeleton';
+import { toast } from '../../hooks/use-toast';
+import { useModerate, useModerationQueue } from './queries';
+
+function QueueItem({ item }: { item: ModerationQueueEntry }) {
+  const moderate = useModerate();
+  const decide = async (decision: ModerationDecision) => {
+    try {
+      await moderate.mutateAsync({ queueId: item.id, decision, notes: moderationNotes[decision] });
+      toast({
+        title: decision === 'approved' ? 'Content approved' : 'Content rejected',
+        description:
+          decision === 'approved'
+            ? 'The post is visible again.'
+            : 'The post was removed from LOLGram.',
+      });
+    } catch (error) {
+      console.error('Moderation failed', error);
+      toast({ title: 'Error', description: 'Failed to moderate content', variant: 'destructive' });
+    }
+  };
+  return (
+    <Card className="flex flex-col gap-4 sm:flex-row" data-testid="queue-item">
+      {item.post ? (
+        <img
+          src={item.post.thumbnailUrl}
+          alt={item.post.caption}
+          className="h-32 w-32 shrink-0 rounded-xl object-cover"
+        />
+      ) : (
+        <div className="flex h-32 w-32 shrink-0 items-center justify-center rounded-xl bg-slate-800 text-xs text-slate-500">
+          {item.contentType}
+        </div>
+      )}
+      <div className="min-w-0 flex-1 space-y-1 text-sm">
+        {item.post && (
+          <p>
+            <span className="font-bold">@{item.post.username}</span> {item.post.caption}
+          </p>
+        )}
+        <p className="text-slate-300">{item.reason}</p>
+        <p className="text-slate-400">
+          AI score{' '}
+          <span className="font-bold text-amber-200">{Number(item.aiScore).toFixed(2)}</span> ·{' '}
+          {item.reportCount} {item.reportCount === 1 ? 'report' : 'reports'} ·{' '}
+          {item.post?.status === 'held' ? 'held from listings · ' : ''}
+          <time dateTime={item.createdAt}>{new Date(item.createdAt).toLocaleString()}</time>
+        </p>
+      </div>
+      <div className="flex gap-2 sm:flex-col">
+        <Button onClick={() => void decide('approved')} disabled={moderate.isPending}>
+          <Check className="h-4 w-4" /> Approve
+        </Button>
+        <Button
+          variant="destructive"
+          onClick={() => void decide('rejected')}
+          disabled={moderate.isPending}
+        >
+          <X className="h-4 w-4" /> Reject
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+export function ModerationTab() {
+  const queue = useModerationQueue();
+  if (queue.isPending) return <Skeleton className="h-40" />;
+  if (queue.isError) return <p className="text-red-400">Failed to fetch moderation queue</p>;
+  if (queue.data.length === 0) {
+    return (
+      <p className="py-12 text-center text-slate-400">Nothing to review: the queue is empty.</p>
+    );
+  }
+  return (
+    <ul className="space-y-3">
+      {queue.data.map((item) => (
+        <li key={item.id}>
+          <QueueItem item={item} />
+        </li>
+      ))}
+    </ul>
+  );
+}
