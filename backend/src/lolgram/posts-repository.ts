@@ -102,19 +102,28 @@ export class PostsRepository {
     return rows[0] ? toPost(rows[0]) : null;
   }
 
+  /**
+   * The feed page: a named statement, so each connection plans it once, and one statement per
+   * shape (first page, next pages) so that both keep their index scan.
+   */
   async feed(
     viewerId: string | null,
     limit: number,
     before: { at: string; id: string } | null,
   ): Promise<Post[]> {
-    const { rows } = await this.db.query<PostRow>(
-      `${SELECT}
-        WHERE p.status = 'visible'
-          AND ($3::timestamptz IS NULL OR (p.created_at, p.id) < ($3::timestamptz, $4::uuid))
-        ORDER BY p.created_at DESC, p.id DESC
-        LIMIT $2`,
-      [viewerId ?? NOBODY, limit, before?.at ?? null, before?.id ?? null],
-    );
+    const viewer = viewerId ?? NOBODY;
+    const { rows } = before
+      ? await this.db.query<PostRow>({
+          name: 'lolgram-feed-after',
+          text: `${SELECT} WHERE p.status = 'visible' AND (p.created_at, p.id) < ($3::timestamptz, $4::uuid)
+                  ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
+          values: [viewer, limit, before.at, before.id],
+        })
+      : await this.db.query<PostRow>({
+          name: 'lolgram-feed',
+          text: `${SELECT} WHERE p.status = 'visible' ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
+          values: [viewer, limit],
+        });
     return rows.map(toPost);
   }
 

@@ -20,7 +20,7 @@ export class SessionStore {
 
   async start(res: Response, req: Request, userId: string, authMethod: AuthMethod): Promise<void> {
     // A fresh token at every sign-in, and the old one (if any) ends: no session fixation.
-    await this.end(req, res);
+    await this.forget(req);
     const token = randomBytes(32).toString('base64url');
     const expires = new Date(Date.now() + LOLGRAM_SESSION_LIFETIME_MS);
     await this.db.query(
@@ -37,9 +37,13 @@ export class SessionStore {
   }
 
   async end(req: Request, res: Response): Promise<void> {
+    await this.forget(req);
+    res.clearCookie(SESSION_COOKIE, { path: '/' });
+  }
+
+  private async forget(req: Request): Promise<void> {
     const token = tokenOf(req);
     if (token) await this.db.query('DELETE FROM auth_sessions WHERE id = $1', [digest(token)]);
-    res.clearCookie(SESSION_COOKIE, { path: '/' });
   }
 
   async viewer(req: Request): Promise<Viewer | null> {

@@ -1,0 +1,163 @@
+// The LOLGram benchmark: the feed read beside a bare Node GET, and the upload pipeline.
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import sharp from 'sharp';
+import { startChild } from './lib/processes';
+import { printTable, writeReport, type Row } from './lib/report';
+import { round, summarize } from './lib/stats';
+
+const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
+const USERS = 1_000;
+const POSTS = 10_000;
+const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 24);
+const UPLOAD_CONCURRENCY = 4;
+
+async function cannon(url: string) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  return {
+    requestsPerSecond: round(result.requests.average, 0),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    other: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function seed(db: pg.Client) {
+  await db.query(
+    `INSERT INTO lolgram_users (username, password_hash)
+     SELECT 'bench_' || i, 'not-a-real-hash' FROM generate_series(1, $1) AS i`,
+    [USERS],
+  );
+  await db.query(
+    `INSERT INTO posts (user_id, caption, image_key, thumbnail_key, created_at, lol_count)
+     SELECT u.id, 'bench post ' || i, 'posts/00000000-0000-0000-0000-000000000000/x-full.jpg',
+            'posts/00000000-0000-0000-0000-000000000000/x-thumb.jpg', now() - i * interval '1 second', i % 50
+       FROM generate_series(1, $1) AS i
+       JOIN LATERAL (SELECT id FROM lolgram_users WHERE username = 'bench_' || (1 + i % $2)) u ON true`,
+    [POSTS, USERS],
+  );
+  await db.query('ANALYZE');
+}
+
+/** A 4000x3000 photo-like JPEG: noise, so that it compresses like a real photo. */
+function bigJpeg(): Promise<Buffer> {
+  const noise = { type: 'gaussian', mean: 128, sigma: 40 } as const;
+  return sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+async function main() {
+  const id = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${id}`);
+  const dbUrl = new URL(DATABASE_URL);
+  dbUrl.pathname = `/${id}`;
+  const rows: Row[] = [];
+
+  const ceiling = await startChild(['--import', 'tsx', 'bench/ceiling-server.ts'], {});
+  console.log('1/3 ceiling: bare Node GET');
+  const bare = await cannon(`${ceiling.url}/feed`);
+  await ceiling.stop();
+  rows.push({
+    name: '(1) ceiling: bare Node JSON GET',
+    figures: { 'req/s': bare.requestsPerSecond, 'p50 ms': bare.p50, 'p99 ms': bare.p99 },
+  });
+
+  const app = await startChild(['--import', 'tsx', 'backend/src/main.ts'], {
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl.toString(),
+    LOG_LEVEL: 'warn',
+    DATA_DIR: `/tmp/${id}`,
+  });
+  try {
+    const db = new pg.Client({ connectionString: dbUrl.toString() });
+    await db.connect();
+    console.log(`2/3 feed: seeding ${POSTS} posts by ${USERS} users`);
+    await seed(db);
+    await db.end();
+    const feed = await cannon(`${app.url}/api/lolgram/posts/feed?limit=20`);
+    rows.push({
+      name: `(2) GET /api/lolgram/posts/feed?limit=20, ${POSTS} posts`,
+      figures: {
+        'req/s': feed.requestsPerSecond,
+        'p50 ms': feed.p50,
+        'p99 ms': feed.p99,
+        'ratio to (1)': round(feed.requestsPerSecond / bare.requestsPerSecond),
+        'non-2xx': feed.other,
+      },
+    });
+
+    console.log(`3/3 upload pipeline: ${UPLOADS} posts of a 4000x3000 JPEG`);
+    const signup = await fetch(`${app.url}/api/lolgram/users/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench_uploader', password: 'bench password' }),
+    });
+    if (signup.status !== 201)
+      throw new Error(`sign-up: ${signup.status} ${await signup.clone().text()}`);
+    const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0];
+    if (signup.status !== 201)
+      throw new Error(`sign-up: ${signup.status} ${await signup.clone().text()}`);
+    const user = (await signup.json()) as { id: string };
+    const image = await bigJpeg();
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: UPLOAD_CONCURRENCY }, async () => {
+        while (next < UPLOADS) {
+          next += 1;
+          const form = new FormData();
+          form.append('caption', 'a very large photo');
+          form.append('userId', user.id);
+          form.append(
+            'image',
+            new Blob([new Uint8Array(image)], { type: 'image/jpeg' }),
+            'big.jpg',
+          );
+          const t0 = performance.now();
+          const res = await fetch(`${app.url}/api/lolgram/posts`, {
+            method: 'POST',
+            body: form,
+            headers: { cookie },
+          });
+          if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    const upload = summarize(latencies);
+    rows.push({
+      name: `(3) POST /api/lolgram/posts, 4000x3000 JPEG (${round(image.length / 1e6, 1)} MB), ${UPLOAD_CONCURRENCY} at a time`,
+      figures: {
+        'posts/s': round(UPLOADS / elapsed),
+        'p50 ms': round(upload.p50, 0),
+        'p99 ms': round(upload.p99, 0),
+      },
+    });
+  } finally {
+    await app.stop();
+    await admin.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`);
+    await admin.end();
+  }
+
+  printTable(rows);
+  writeReport('lolgram', 'LOLGram', 'npm run bench', rows, [
+    `${CONNECTIONS} connections for ${SECONDS} s in (1) and (2); the feed is read anonymously (the viewer's LOLs are looked up per post when signed in).`,
+    'The upload runs the whole pipeline: content check, decode with a pixel limit, rotate, re-encode full size and thumbnail, store; the automatic moderation check runs after the answer.',
+  ]);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
