@@ -1,0 +1,6 @@
+import { useWalletSignIn } from './useWalletSignIn';
+
+export function WalletAutoSignIn() {
+  useWalletSignIn();
+  return null;
+}
