@@ -1,8 +1,44 @@
-export function LolgramPage() {
+import { usePrefetchInfiniteQuery } from '@tanstack/react-query';
+import { Suspense, type ReactNode } from 'react';
+import { AuthProvider } from './auth';
+import { QuietBoundary } from './components/QuietBoundary';
+import { feedQueryOptions } from './hooks/useFeed';
+import { LolgramApp } from './LolgramApp';
+import { WalletAutoSignIn, WalletProviders } from './wallet-lazy';
+
+function PageLoading() {
   return (
-    <main className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-3 px-6 text-center">
-      <h1 className="text-4xl font-black">LOLGram</h1>
-      <p className="text-slate-400">The feed of the internet&apos;s best LOLs opens here soon.</p>
-    </main>
+    <div role="status" className="flex min-h-screen items-center justify-center text-slate-400">
+      Loading your LOLGram feed...
+    </div>
+  );
+}
+
+/** The wallet providers wrap the app; should their chunk fail, the app runs without a wallet. */
+function WithWallet({ children }: { children: ReactNode }) {
+  return (
+    <QuietBoundary what="Wallet" fallback={children}>
+      <Suspense fallback={<PageLoading />}>
+        <WalletProviders>
+          <QuietBoundary what="Wallet auto sign-in">
+            <Suspense fallback={null}>
+              <WalletAutoSignIn />
+            </Suspense>
+          </QuietBoundary>
+          {children}
+        </WalletProviders>
+      </Suspense>
+    </QuietBoundary>
+  );
+}
+
+export function LolgramPage() {
+  usePrefetchInfiniteQuery(feedQueryOptions);
+  return (
+    <AuthProvider>
+      <WithWallet>
+        <LolgramApp />
+      </WithWallet>
+    </AuthProvider>
   );
 }

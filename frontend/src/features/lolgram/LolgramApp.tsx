@@ -1,0 +1,62 @@
+import * as TabsPrimitive from '@radix-ui/react-tabs';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useAuth } from './auth';
+import { BottomTabBar, TAB_IDS, type TabId } from './components/BottomTabBar';
+import { LolgramHeader } from './components/LolgramHeader';
+import { AuthDialog } from './dialogs/AuthDialog';
+import { CreatePostDialog } from './dialogs/CreatePostDialog';
+import { ExploreTab } from './tabs/ExploreTab';
+import { FeedTab } from './tabs/FeedTab';
+import { MapTab } from './tabs/MapTab';
+import { ProfileTab } from './tabs/ProfileTab';
+
+function isTabId(value: string | null): value is TabId {
+  return TAB_IDS.some((id) => id === value);
+}
+
+export function LolgramApp() {
+  const { state } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: TabId = isTabId(requested) ? requested : 'feed';
+  const [authOpen, setAuthOpen] = useState(false);
+  const [createOpen, setCreateOpen] = useState(false);
+
+  const selectTab = (next: string) => {
+    if (isTabId(next)) setParams(next === 'feed' ? {} : { tab: next }, { replace: true });
+  };
+  const openLogin = () => setAuthOpen(true);
+  const createPost = () => (state.isAuthenticated ? setCreateOpen(true) : setAuthOpen(true));
+
+  return (
+    <TabsPrimitive.Root
+      value={tab}
+      onValueChange={selectTab}
+      className="flex min-h-screen flex-col bg-slate-950"
+    >
+      <LolgramHeader
+        onCreatePost={createPost}
+        onLogin={openLogin}
+        onOpenProfile={() => selectTab('profile')}
+      />
+      <main className="mx-auto w-full max-w-lg flex-1 pb-24">
+        <TabsPrimitive.Content value="feed" className="focus-visible:outline-none">
+          <FeedTab onCreatePost={createPost} />
+        </TabsPrimitive.Content>
+        <TabsPrimitive.Content value="explore" className="focus-visible:outline-none">
+          <ExploreTab />
+        </TabsPrimitive.Content>
+        <TabsPrimitive.Content value="map" className="focus-visible:outline-none">
+          <MapTab />
+        </TabsPrimitive.Content>
+        <TabsPrimitive.Content value="profile" className="focus-visible:outline-none">
+          <ProfileTab onLogin={openLogin} />
+        </TabsPrimitive.Content>
+      </main>
+      <BottomTabBar />
+      <AuthDialog open={authOpen} onOpenChange={setAuthOpen} />
+      <CreatePostDialog open={createOpen} onOpenChange={setCreateOpen} onSignIn={openLogin} />
+    </TabsPrimitive.Root>
+  );
+}

@@ -1,0 +1,2 @@
+export { AuthProvider } from './AuthProvider';
+export { useAuth, type AuthContextValue } from './auth-context';

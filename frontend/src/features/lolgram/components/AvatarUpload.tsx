@@ -1,0 +1,51 @@
+import type { LolgramUser } from '@tapgram/shared';
+import { Camera } from 'lucide-react';
+import { useRef, type ChangeEvent } from 'react';
+import { useUploadAvatar } from '../hooks/useUploadAvatar';
+import { UserAvatar } from './UserAvatar';
+
+/** The signed-in user's avatar; choosing an image file replaces it. */
+export function AvatarUpload({ user }: { user: LolgramUser }) {
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useUploadAvatar(user.id);
+
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (!file.type.startsWith('image/')) {
+      console.error('Avatar upload skipped: not an image file', file.type);
+      return;
+    }
+    upload.mutate(file);
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => input.current?.click()}
+        aria-label="Change profile photo"
+        aria-busy={upload.isPending || undefined}
+        className="group relative shrink-0 rounded-full"
+      >
+        <UserAvatar
+          src={user.avatar}
+          username={user.username}
+          className="h-20 w-20 border-2 border-amber-400/60"
+        />
+        <span className="absolute inset-0 flex items-center justify-center rounded-full bg-black/50 opacity-0 transition-opacity group-hover:opacity-100 group-focus-visible:opacity-100">
+          <Camera className="h-6 w-6" aria-hidden="true" />
+        </span>
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept="image/*"
+        className="hidden"
+        data-testid="avatar-input"
+        onChange={onFile}
+      />
+    </>
+  );
+}

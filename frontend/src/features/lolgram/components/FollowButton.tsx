@@ -1,0 +1,49 @@
+import type { LolgramUser } from '@tapgram/shared';
+import { Button } from '../../../components/ui/button';
+import { toast } from '../../../hooks/use-toast';
+import { useFollow } from '../hooks/useFollow';
+import { useFollowStatus } from '../hooks/useFollowStatus';
+
+/** Follow/Following for someone else's profile; the caller shows it only to a signed-in viewer. */
+export function FollowButton({ viewerId, target }: { viewerId: string; target: LolgramUser }) {
+  const status = useFollowStatus(viewerId, target.id);
+  const follow = useFollow(target);
+  const following = status.data?.following ?? false;
+
+  const toggle = () => {
+    const next = !following;
+    follow.mutate(
+      { follow: next, followerId: viewerId },
+      {
+        onSuccess: () =>
+          toast(
+            next
+              ? { title: 'Following!', description: `You are now following @${target.username}` }
+              : {
+                  title: 'Unfollowed',
+                  description: `You are no longer following @${target.username}`,
+                },
+          ),
+        onError: () =>
+          toast({
+            title: 'Error',
+            description: next ? 'Failed to follow user' : 'Failed to unfollow user',
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
+  return (
+    <Button
+      size="lg"
+      variant={following ? 'secondary' : 'default'}
+      className="w-full"
+      aria-pressed={following}
+      disabled={status.isPending || follow.isPending}
+      onClick={toggle}
+    >
+      {following ? 'Following' : 'Follow'}
+    </Button>
+  );
+}

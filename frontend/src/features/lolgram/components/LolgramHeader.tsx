@@ -1,0 +1,56 @@
+import { PlusSquare } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { useAuth } from '../auth';
+import { UserAvatar } from './UserAvatar';
+
+export function LolgramHeader({
+  onCreatePost,
+  onLogin,
+  onOpenProfile,
+}: {
+  onCreatePost: () => void;
+  onLogin: () => void;
+  onOpenProfile: () => void;
+}) {
+  const { state } = useAuth();
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-800 bg-slate-950/90 backdrop-blur">
+      <div className="mx-auto flex h-14 max-w-lg items-center justify-between gap-2 px-3">
+        <h1 className="text-2xl font-black tracking-tight">
+          <Link to="/lolgram" className="rounded-lg">
+            LOL<span className="text-amber-300">Gram</span>
+          </Link>
+        </h1>
+        <div className="flex items-center gap-1">
+          <button
+            type="button"
+            onClick={onCreatePost}
+            aria-label="Create post"
+            className="flex h-11 w-11 items-center justify-center rounded-full text-slate-100 hover:bg-slate-800"
+          >
+            <PlusSquare className="h-6 w-6" aria-hidden="true" />
+          </button>
+          {state.isAuthenticated && state.user ? (
+            <button
+              type="button"
+              onClick={onOpenProfile}
+              aria-label="Your profile"
+              className="flex h-11 w-11 items-center justify-center rounded-full"
+            >
+              <UserAvatar
+                src={state.user.avatar}
+                username={state.user.username}
+                className="h-8 w-8 border border-amber-400/60"
+              />
+            </button>
+          ) : (
+            <Button size="sm" className="h-9" onClick={onLogin}>
+              Login / Sign Up
+            </Button>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

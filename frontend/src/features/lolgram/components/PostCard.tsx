@@ -1,0 +1,133 @@
+import type { Post } from '@tapgram/shared';
+import { MapPin } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { toast } from '../../../hooks/use-toast';
+import { useAuth } from '../auth';
+import { useLol } from '../hooks/useLol';
+import { usePostViews } from '../hooks/usePostViews';
+import { formatPostDate, pluralize } from '../lib/format';
+import { LolButton } from './LolButton';
+import { PostOptionsMenu } from './PostOptionsMenu';
+import { ReportDialog } from './ReportDialog';
+import { SaveSoonButton, SoonActions } from './SoonActions';
+import { SoonBadge } from './SoonBadge';
+import { UserAvatar } from './UserAvatar';
+
+export function PostCard({ post }: { post: Post }) {
+  const { state } = useAuth();
+  const navigate = useNavigate();
+  const lol = useLol(post);
+  const viewRef = usePostViews<HTMLElement>(post.id);
+  const isOwner = state.user?.id === post.userId;
+  const [reporting, setReporting] = useState(false);
+  const profilePath = `/lolgram/${encodeURIComponent(post.username)}`;
+
+  const copyImageLink = async () => {
+    try {
+      await navigator.clipboard.writeText(new URL(post.imageUrl, window.location.href).href);
+      toast({ title: 'Copied!', description: 'Image link copied to clipboard' });
+    } catch {
+      toast({ title: 'Error', description: 'Could not copy the link', variant: 'destructive' });
+    }
+  };
+
+  return (
+    <article
+      ref={viewRef}
+      aria-label={`Post by ${post.username}`}
+      className="border-b border-slate-800 pb-3 sm:rounded-2xl sm:border sm:bg-slate-900/60"
+    >
+      <header className="flex items-center gap-3 px-3 py-2">
+        <Link to={profilePath} className="flex min-w-0 flex-1 items-center gap-3 rounded-xl py-1">
+          <UserAvatar src={post.userAvatar} username={post.username} className="h-9 w-9" />
+          <span className="min-w-0">
+            <span className="block truncate text-sm font-semibold">{post.username}</span>
+            {post.location && (
+              <span className="flex items-center gap-1 truncate text-xs text-slate-400">
+                <MapPin className="h-3 w-3 shrink-0" aria-hidden="true" />
+                {post.location.name}
+              </span>
+            )}
+          </span>
+        </Link>
+        {post.canMintNFT && (
+          <button
+            type="button"
+            disabled
+            className="flex h-9 items-center gap-1.5 rounded-full border border-amber-400/40 px-3 text-xs font-semibold text-amber-300"
+          >
+            Mint NFT <SoonBadge label="Coming Soon" />
+          </button>
+        )}
+        {isOwner && (
+          <PostOptionsMenu
+            items={[
+              { label: 'View profile', onSelect: () => navigate(profilePath) },
+              { label: 'Copy image link', onSelect: () => void copyImageLink() },
+            ]}
+          />
+        )}
+        {state.isAuthenticated && !isOwner && (
+          <>
+            <PostOptionsMenu
+              items={[
+                { label: 'View profile', onSelect: () => navigate(profilePath) },
+                { label: 'Report', onSelect: () => setReporting(true) },
+              ]}
+            />
+            <ReportDialog postId={post.id} open={reporting} onOpenChange={setReporting} />
+          </>
+        )}
+      </header>
+
+      <div className="relative aspect-square w-full overflow-hidden bg-slate-900">
+        <img
+          src={post.imageUrl}
+          alt={post.caption || `Post by ${post.username}`}
+          loading="lazy"
+          className="h-full w-full object-cover"
+          onDoubleClick={() => {
+            if (!post.isLiked) lol.toggle();
+          }}
+        />
+        {lol.celebrating && (
+          <span
+            aria-hidden="true"
+            data-testid="lol-animation"
+            className="animate-lol pointer-events-none absolute inset-0 flex items-center justify-center text-8xl drop-shadow-lg"
+          >
+            😂
+          </span>
+        )}
+      </div>
+
+      <div className="flex items-center gap-1 px-1.5 pt-1">
+        <LolButton isLiked={post.isLiked} onToggle={lol.toggle} busy={lol.pending} />
+        <SoonActions />
+        <span className="flex-1" />
+        <SaveSoonButton />
+      </div>
+
+      <div className="grid gap-1 px-3 text-sm">
+        <p className="font-semibold" aria-live="polite">
+          {pluralize(post.lolCount, 'LOL')}
+        </p>
+        {post.caption && (
+          <p className="break-words">
+            <Link to={profilePath} className="mr-1.5 font-semibold">
+              {post.username}
+            </Link>
+            {post.caption}
+          </p>
+        )}
+        {post.commentCount > 0 && (
+          <p className="text-slate-400">View all {post.commentCount} comments</p>
+        )}
+        <time dateTime={post.createdAt} className="text-xs text-slate-500 uppercase">
+          {formatPostDate(post.createdAt)}
+        </time>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,34 @@
+import type { Post } from '@tapgram/shared';
+import { Laugh, MessageCircle } from 'lucide-react';
+
+/** A 3-column grid of square thumbnails; with `showStats`, LOL and comment counts on hover. */
+export function PostGrid({ posts, showStats = false }: { posts: Post[]; showStats?: boolean }) {
+  return (
+    <ul className="grid grid-cols-3 gap-0.5" aria-label="Posts">
+      {posts.map((post) => (
+        <li key={post.id} className="group relative aspect-square overflow-hidden bg-slate-900">
+          <img
+            src={post.thumbnailUrl}
+            alt={post.caption || `Post by ${post.username}`}
+            loading="lazy"
+            className="h-full w-full object-cover transition-transform group-hover:scale-105"
+          />
+          {showStats && (
+            <div className="absolute inset-0 flex items-center justify-center gap-4 bg-black/60 text-sm font-bold opacity-0 transition-opacity group-hover:opacity-100">
+              <span className="flex items-center gap-1">
+                <Laugh className="h-4 w-4" aria-hidden="true" />
+                <span className="sr-only">LOLs:</span>
+                {post.lolCount}
+              </span>
+              <span className="flex items-center gap-1">
+                <MessageCircle className="h-4 w-4" aria-hidden="true" />
+                <span className="sr-only">Comments:</span>
+                {post.commentCount}
+              </span>
+            </div>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,80 @@
+import { REPORT_REASONS } from '@tapgram/shared';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { toast } from '../../../hooks/use-toast';
+import { apiRequest } from '../../../lib/api';
+import { serverError } from '../lib/server-error';
+
+/** Sends a post to the moderators, with a reason. */
+export function ReportDialog({
+  postId,
+  open,
+  onOpenChange,
+}: {
+  postId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const [reason, setReason] = useState<string>(REPORT_REASONS[0]);
+  const [sending, setSending] = useState(false);
+  const send = async () => {
+    setSending(true);
+    try {
+      await apiRequest('POST', `/api/lolgram/posts/${postId}/report`, { reason });
+      toast({ title: 'Thanks for reporting', description: 'A moderator will review this post.' });
+      onOpenChange(false);
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: serverError(error, 'Failed to report post'),
+        variant: 'destructive',
+      });
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Report this post</DialogTitle>
+          <DialogDescription>Why should a moderator look at it?</DialogDescription>
+        </DialogHeader>
+        <fieldset className="grid gap-2">
+          <legend className="sr-only">Reason</legend>
+          {REPORT_REASONS.map((option) => (
+            <label
+              key={option}
+              className="flex items-center gap-3 rounded-xl bg-slate-800/60 px-3 py-2 capitalize"
+            >
+              <input
+                type="radio"
+                name="reason"
+                value={option}
+                checked={reason === option}
+                onChange={() => setReason(option)}
+              />
+              {option}
+            </label>
+          ))}
+        </fieldset>
+        <DialogFooter>
+          <Button variant="ghost" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button variant="destructive" onClick={() => void send()} disabled={sending}>
+            {sending ? 'Reporting...' : 'Report'}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,131 @@
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { useAuth } from '../auth';
+import { WalletSlot } from '../components/WalletSlot';
+
+type Mode = 'login' | 'signup';
+
+const copy = {
+  login: {
+    title: 'Welcome Back!',
+    description: 'Sign in to share your LOLs.',
+    submit: 'Sign In',
+    working: 'Signing In...',
+    switchPrompt: "Don't have an account?",
+    switchLabel: 'Sign up',
+  },
+  signup: {
+    title: 'Join LOLGram',
+    description: 'Create an account and start sharing the funniest photos.',
+    submit: 'Create Account',
+    working: 'Creating Account...',
+    switchPrompt: 'Already have an account?',
+    switchLabel: 'Sign in',
+  },
+} as const;
+
+export function AuthDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const { login } = useAuth();
+  const [mode, setMode] = useState<Mode>('login');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [working, setWorking] = useState(false);
+  const text = copy[mode];
+
+  const close = () => {
+    setUsername('');
+    setPassword('');
+    onOpenChange(false);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!username.trim() || !password) {
+      window.alert('Please fill in all fields');
+      return;
+    }
+    setWorking(true);
+    try {
+      await login(username, password);
+      close();
+    } catch (error) {
+      window.alert((error instanceof Error && error.message) || 'Authentication failed');
+    } finally {
+      setWorking(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle className="text-center text-2xl">{text.title}</DialogTitle>
+          <DialogDescription className="text-center">{text.description}</DialogDescription>
+        </DialogHeader>
+
+        <WalletSlot onSignedIn={close} />
+
+        <div
+          className="flex items-center gap-3 text-xs text-slate-500 uppercase"
+          aria-hidden="true"
+        >
+          <span className="h-px flex-1 bg-slate-700" />
+          or
+          <span className="h-px flex-1 bg-slate-700" />
+        </div>
+
+        <form onSubmit={submit} className="grid gap-3" noValidate>
+          <label className="grid gap-1.5 text-sm font-medium">
+            Username
+            <Input
+              value={username}
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              disabled={working}
+              onChange={(event) => setUsername(event.target.value)}
+            />
+          </label>
+          <label className="grid gap-1.5 text-sm font-medium">
+            Password
+            <Input
+              type="password"
+              value={password}
+              autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+              disabled={working}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </label>
+          <Button type="submit" size="lg" disabled={working}>
+            {working ? text.working : text.submit}
+          </Button>
+        </form>
+
+        <p className="text-center text-sm text-slate-400">
+          {text.switchPrompt}{' '}
+          <button
+            type="button"
+            className="font-semibold text-amber-300 underline-offset-4 hover:underline"
+            onClick={() => setMode(mode === 'login' ? 'signup' : 'login')}
+          >
+            {text.switchLabel}
+          </button>
+        </p>
+      </DialogContent>
+    </Dialog>
+  );
+}

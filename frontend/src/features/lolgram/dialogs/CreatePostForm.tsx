@@ -1,0 +1,119 @@
+import { CAPTION_MAX_LENGTH, type LolgramUser } from '@tapgram/shared';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { DialogFooter } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { errorMessage } from '../../../lib/api';
+import { useAuth } from '../auth';
+import { PhotoPicker } from '../components/PhotoPicker';
+import { useCreatePost } from '../hooks/useCreatePost';
+import { dataUrlToBlob, readAsDataUrl } from '../lib/crop-image';
+
+const CropDialog = lazy(() => import('./CropDialog').then((m) => ({ default: m.CropDialog })));
+
+export function CreatePostForm({ user, onDone }: { user: LolgramUser; onDone: () => void }) {
+  const { logout } = useAuth();
+  const create = useCreatePost();
+  const [source, setSource] = useState<string | null>(null);
+  const [cropping, setCropping] = useState(false);
+  const [cropped, setCropped] = useState<string | null>(null);
+  const [caption, setCaption] = useState('');
+  const [location, setLocation] = useState('');
+  const captionId = useId();
+
+  const pick = async (file: File) => {
+    try {
+      setSource(await readAsDataUrl(file));
+      setCropping(true);
+    } catch (error) {
+      console.error('Could not read the photo', error);
+    }
+  };
+
+  const remove = () => {
+    setSource(null);
+    setCropped(null);
+  };
+
+  const share = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!cropped || !caption.trim() || !user.id) return;
+    try {
+      await create.mutateAsync({
+        image: dataUrlToBlob(cropped),
+        caption: caption.trim(),
+        userId: user.id,
+        locationName: location,
+      });
+      onDone();
+    } catch (error) {
+      const message = errorMessage(error);
+      if (message.includes('User not found')) {
+        await logout();
+        onDone();
+        window.alert('Your session has expired. Please sign in again.');
+      } else {
+        window.alert(`Failed to create post: ${message}`);
+      }
+    }
+  };
+
+  return (
+    <>
+      <form onSubmit={share} className="grid gap-4">
+        <PhotoPicker
+          cropped={cropped}
+          disabled={create.isPending}
+          onFile={(file) => void pick(file)}
+          onRecrop={() => setCropping(true)}
+          onRemove={remove}
+        />
+        <div className="grid gap-1.5">
+          <label htmlFor={captionId} className="text-sm font-medium">
+            Caption
+          </label>
+          <textarea
+            id={captionId}
+            value={caption}
+            rows={3}
+            maxLength={CAPTION_MAX_LENGTH}
+            placeholder="Write a caption..."
+            disabled={create.isPending}
+            onChange={(event) => setCaption(event.target.value)}
+            className="w-full resize-none rounded-xl border border-slate-600 bg-slate-950 px-3 py-2 text-base text-slate-100 placeholder:text-slate-500"
+          />
+        </div>
+        <label className="grid gap-1.5 text-sm font-medium">
+          Location (optional)
+          <Input
+            value={location}
+            placeholder="Add location"
+            disabled={create.isPending}
+            onChange={(event) => setLocation(event.target.value)}
+          />
+        </label>
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={onDone} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={!cropped || create.isPending}>
+            {create.isPending ? 'Sharing...' : 'Share'}
+          </Button>
+        </DialogFooter>
+      </form>
+      {source && cropping && (
+        <Suspense fallback={null}>
+          <CropDialog
+            src={source}
+            open={cropping}
+            onCancel={() => setCropping(false)}
+            onCropped={(dataUrl) => {
+              setCropped(dataUrl);
+              setCropping(false);
+            }}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+import { CROP_MIN_SIZE } from '@tapgram/shared';
+import { useRef, useState, type SyntheticEvent } from 'react';
+import ReactCrop, { convertToPixelCrop, type PercentCrop, type PixelCrop } from 'react-image-crop';
+import 'react-image-crop/dist/ReactCrop.css';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { toast } from '../../../hooks/use-toast';
+import { cropToDataUrl, initialCrop } from '../lib/crop-image';
+
+export interface CropDialogProps {
+  src: string;
+  open: boolean;
+  onCancel: () => void;
+  onCropped: (dataUrl: string) => void;
+}
+
+export function CropDialog({ src, open, onCancel, onCropped }: CropDialogProps) {
+  const image = useRef<HTMLImageElement>(null);
+  const [crop, setCrop] = useState<PercentCrop>();
+  const [pixels, setPixels] = useState<PixelCrop | null>(null);
+
+  const onLoad = (event: SyntheticEvent<HTMLImageElement>) => {
+    const { width, height } = event.currentTarget;
+    const start = initialCrop(width, height);
+    setCrop(start);
+    setPixels(convertToPixelCrop(start, width, height));
+  };
+
+  const applyCrop = () => {
+    if (!image.current) return;
+    try {
+      onCropped(cropToDataUrl(image.current, pixels));
+    } catch (error) {
+      console.error('Cropping failed', error);
+      toast({
+        title: 'Error',
+        description: error instanceof Error ? error.message : 'Cropping failed',
+        variant: 'destructive',
+      });
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onCancel()}>
+      <DialogContent className="max-w-lg">
+        <DialogHeader>
+          <DialogTitle>Crop Your Photo</DialogTitle>
+          <DialogDescription>
+            Drag the square to frame your LOL. Arrow keys nudge it; hold Shift for bigger steps.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="flex justify-center rounded-xl bg-slate-950">
+          <ReactCrop
+            crop={crop}
+            aspect={1}
+            minWidth={CROP_MIN_SIZE}
+            minHeight={CROP_MIN_SIZE}
+            keepSelection
+            ruleOfThirds
+            onChange={(_pixel, percent) => setCrop(percent)}
+            onComplete={(pixel) => setPixels(pixel)}
+          >
+            <img
+              ref={image}
+              src={src}
+              alt="Photo to crop"
+              onLoad={onLoad}
+              className="max-h-[60vh] max-w-full"
+            />
+          </ReactCrop>
+        </div>
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="button" onClick={applyCrop} disabled={!pixels?.width || !pixels.height}>
+            Use Photo
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,55 @@
+import { LOL_ANIMATION_MS, type LolState, type Post } from '@tapgram/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { toast } from '../../../hooks/use-toast';
+import { apiRequest } from '../../../lib/api';
+import { patchPost, type PostsData } from '../lib/post-cache';
+import { isPostsQuery } from './query-keys';
+
+/** The LOL toggle: shown at once in every list holding the post, rolled back if the server refuses. */
+export function useLol(post: Post) {
+  const queryClient = useQueryClient();
+  const [celebrating, setCelebrating] = useState(false);
+
+  useEffect(() => {
+    if (!celebrating) return;
+    const timer = setTimeout(() => setCelebrating(false), LOL_ANIMATION_MS);
+    return () => clearTimeout(timer);
+  }, [celebrating]);
+
+  const setState = (state: LolState) =>
+    queryClient.setQueriesData<PostsData>({ predicate: isPostsQuery }, (data) =>
+      patchPost(data, post.id, (current) => ({ ...current, ...state })),
+    );
+
+  const mutation = useMutation({
+    mutationFn: async (like: boolean) => {
+      const res = await apiRequest(like ? 'POST' : 'DELETE', `/api/lolgram/posts/${post.id}/lol`);
+      return (await res.json()) as LolState;
+    },
+    onMutate: async (like) => {
+      await queryClient.cancelQueries({ predicate: isPostsQuery });
+      const previous: LolState = { isLiked: post.isLiked, lolCount: post.lolCount };
+      setState({ isLiked: like, lolCount: Math.max(0, post.lolCount + (like ? 1 : -1)) });
+      return { previous };
+    },
+    onError: (_error, like, context) => {
+      if (context) setState(context.previous);
+      toast({
+        title: 'Error',
+        description: like ? 'Failed to LOL this post' : 'Failed to remove your LOL',
+        variant: 'destructive',
+      });
+    },
+    onSuccess: (state) => setState(state),
+  });
+
+  const toggle = () => {
+    if (mutation.isPending) return;
+    const like = !post.isLiked;
+    if (like) setCelebrating(true);
+    mutation.mutate(like);
+  };
+
+  return { toggle, celebrating, pending: mutation.isPending };
+}

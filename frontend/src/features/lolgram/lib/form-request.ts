@@ -1,0 +1,8 @@
+import { throwIfResNotOk } from '../../../lib/api';
+
+/** A multipart call; like apiRequest it sends credentials and raises "<status>: <body>". */
+export async function sendForm(method: string, url: string, form: FormData): Promise<Response> {
+  const res = await fetch(url, { method, body: form, credentials: 'include' });
+  await throwIfResNotOk(res);
+  return res;
+}

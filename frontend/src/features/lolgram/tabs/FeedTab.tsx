@@ -1,0 +1,52 @@
+import { Camera, Loader2 } from 'lucide-react';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../components/EmptyState';
+import { PostCard } from '../components/PostCard';
+import { StoryBubbles } from '../components/StoryBubbles';
+import { useFeed } from '../hooks/useFeed';
+
+export function FeedTab({ onCreatePost }: { onCreatePost: () => void }) {
+  const feed = useFeed();
+
+  if (feed.isPending) {
+    return (
+      <p role="status" className="flex items-center justify-center gap-2 py-16 text-slate-400">
+        <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" />
+        Loading your LOLGram feed...
+      </p>
+    );
+  }
+
+  return (
+    <div className="flex flex-col">
+      <StoryBubbles posts={feed.posts} onYourStory={onCreatePost} />
+      {feed.isError && (
+        <p role="alert" className="px-4 py-3 text-center text-sm text-red-400">
+          Failed to fetch posts
+        </p>
+      )}
+      {feed.posts.length === 0 && !feed.isError ? (
+        <EmptyState icon={Camera} title="No posts yet">
+          <Button onClick={onCreatePost}>Share the first LOL</Button>
+        </EmptyState>
+      ) : (
+        <div className="flex flex-col gap-4 pt-2 sm:gap-6 sm:pt-4">
+          {feed.posts.map((post) => (
+            <PostCard key={post.id} post={post} />
+          ))}
+        </div>
+      )}
+      {feed.hasNextPage && (
+        <Button
+          variant="secondary"
+          size="lg"
+          className="mx-4 my-6"
+          disabled={feed.isFetchingNextPage}
+          onClick={() => void feed.fetchNextPage()}
+        >
+          {feed.isFetchingNextPage ? 'Loading...' : 'Load more'}
+        </Button>
+      )}
+    </div>
+  );
+}

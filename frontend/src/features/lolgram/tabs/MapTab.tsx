@@ -1,0 +1,57 @@
+import { Laugh, MapPin, Map as MapIcon } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { Card } from '../../../components/ui/card';
+import { UserAvatar } from '../components/UserAvatar';
+import { useFeed } from '../hooks/useFeed';
+import { pluralize } from '../lib/format';
+
+export function MapTab() {
+  const feed = useFeed();
+  const located = feed.posts.filter((post) => post.location);
+
+  return (
+    <section aria-labelledby="map-title" className="flex flex-col gap-4 p-4">
+      <div className="flex flex-col items-center gap-2 rounded-2xl border border-slate-800 bg-gradient-to-br from-slate-900 to-slate-800 px-6 py-10 text-center">
+        <MapIcon className="h-12 w-12 text-amber-300" aria-hidden="true" />
+        <h2 id="map-title" className="text-xl font-bold">
+          Interactive Map
+        </h2>
+        <p className="text-sm text-slate-400">
+          {pluralize(located.length, 'post')} with a location
+        </p>
+      </div>
+      <ul className="grid gap-3">
+        {located.map((post) => (
+          <li key={post.id}>
+            <Card className="flex items-center gap-3 p-3">
+              <img
+                src={post.thumbnailUrl}
+                alt={post.caption || `Post by ${post.username}`}
+                loading="lazy"
+                className="h-16 w-16 shrink-0 rounded-xl object-cover"
+              />
+              <div className="min-w-0 flex-1">
+                <Link
+                  to={`/lolgram/${encodeURIComponent(post.username)}`}
+                  className="flex items-center gap-2 text-sm font-semibold"
+                >
+                  <UserAvatar src={post.userAvatar} username={post.username} className="h-6 w-6" />
+                  <span className="truncate">{post.username}</span>
+                </Link>
+                <p className="mt-1 flex items-center gap-1 truncate text-xs text-slate-400">
+                  <MapPin className="h-3 w-3 shrink-0" aria-hidden="true" />
+                  {post.location?.name}
+                </p>
+              </div>
+              <span className="flex items-center gap-1 text-sm text-amber-300">
+                <Laugh className="h-4 w-4" aria-hidden="true" />
+                <span className="sr-only">LOLs:</span>
+                {post.lolCount}
+              </span>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import type { LolgramUser } from '@tapgram/shared';
+import { Camera, LogOut, Settings } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { useAuth } from '../auth';
+import { AvatarUpload } from '../components/AvatarUpload';
+import { EmptyState } from '../components/EmptyState';
+import { GridSkeleton } from '../components/GridSkeleton';
+import { PostGrid } from '../components/PostGrid';
+import { ProfileStats } from '../components/ProfileStats';
+import { SoonBadge } from '../components/SoonBadge';
+import { EditProfileDialog } from '../dialogs/EditProfileDialog';
+import { useUserByUsername } from '../hooks/useUserByUsername';
+import { useUserPosts } from '../hooks/useUserPosts';
+import { SignedOutProfile } from './SignedOutProfile';
+
+function OwnProfile({ signedIn }: { signedIn: LolgramUser }) {
+  const { logout } = useAuth();
+  const [editing, setEditing] = useState(false);
+  const fresh = useUserByUsername(signedIn.username);
+  const user = fresh.data?.id === signedIn.id ? fresh.data : signedIn;
+  const posts = useUserPosts(user.id);
+
+  return (
+    <section aria-label="Your profile" className="flex flex-col gap-4">
+      <div className="flex items-center gap-5 px-4 pt-5">
+        <AvatarUpload user={user} />
+        <ProfileStats
+          posts={posts.data?.length ?? user.postCount}
+          followers={user.followerCount}
+          following={user.followingCount}
+        />
+      </div>
+      <div className="px-4">
+        <h2 className="text-lg font-bold">{user.username}</h2>
+        <p className="text-sm whitespace-pre-line text-slate-300">{user.bio || 'LOLGram user'}</p>
+      </div>
+      <div className="flex gap-2 px-4">
+        <Button variant="secondary" className="h-11 flex-1" onClick={() => setEditing(true)}>
+          Edit Profile
+        </Button>
+        <Button
+          variant="secondary"
+          className="h-11"
+          disabled
+          aria-label="Profile settings (Coming Soon)"
+        >
+          <Settings className="h-4 w-4" aria-hidden="true" />
+          <SoonBadge label="Coming Soon" />
+        </Button>
+      </div>
+      {posts.isPending ? (
+        <GridSkeleton />
+      ) : posts.data && posts.data.length > 0 ? (
+        <PostGrid posts={posts.data} showStats />
+      ) : (
+        <EmptyState icon={Camera} title="No posts yet" />
+      )}
+      <Button variant="ghost" className="mx-4 mb-4 h-11" onClick={() => void logout()}>
+        <LogOut className="h-4 w-4" aria-hidden="true" />
+        Log out
+      </Button>
+      <EditProfileDialog user={user} open={editing} onOpenChange={setEditing} />
+    </section>
+  );
+}
+
+export function ProfileTab({ onLogin }: { onLogin: () => void }) {
+  const { state } = useAuth();
+  return state.isAuthenticated && state.user ? (
+    <OwnProfile signedIn={state.user} />
+  ) : (
+    <SignedOutProfile onLogin={onLogin} />
+  );
+}

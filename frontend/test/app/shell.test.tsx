@@ -1,0 +1,93 @@
+// @vitest-environment happy-dom
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../../src/App';
+import { Providers } from '../../src/Providers';
+import { dismiss, toast } from '../../src/hooks/use-toast';
+import { apiRequest, errorMessage, getQueryFn } from '../../src/lib/api';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  act(() => dismiss());
+});
+
+const renderAt = (path: string) =>
+  render(
+    <Providers>
+      <MemoryRouter initialEntries={[path]}>
+        <App />
+      </MemoryRouter>
+    </Providers>,
+  );
+
+describe('routes', () => {
+  it('shows the 404 page on an unknown path', () => {
+    renderAt('/no/such/page');
+    expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
+  });
+
+  it('leads from the landing page to the game and to LOLGram', () => {
+    renderAt('/');
+    expect(screen.getByRole('link', { name: 'Play the game' }).getAttribute('href')).toBe('/play');
+    expect(screen.getByRole('link', { name: 'Open LOLGram' }).getAttribute('href')).toBe(
+      '/lolgram',
+    );
+  });
+});
+
+describe('the data layer', () => {
+  it('sends credentials and JSON, and reads errors as "<status>: <body>"', async () => {
+    const fetch = vi.fn(
+      async () => new Response('{"error":"Username already taken"}', { status: 409 }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const failure = await apiRequest('POST', '/api/users', { username: 'x' }).catch(
+      (e: Error) => e,
+    );
+    expect((failure as Error).message).toBe('409: {"error":"Username already taken"}');
+    expect(errorMessage(failure)).toBe('Username already taken');
+    expect(fetch).toHaveBeenCalledWith('/api/users', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"username":"x"}',
+      credentials: 'include',
+    });
+  });
+
+  it('falls back to the status text for an empty body', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 503, statusText: 'Service Unavailable' })),
+    );
+    await expect(apiRequest('GET', '/api/x')).rejects.toThrow('503: Service Unavailable');
+  });
+
+  it('GETs the query key joined with "/" and can answer null on 401', async () => {
+    const fetch = vi.fn(
+      async () => new Response(null, { status: 401, statusText: 'Unauthorized' }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const queryKey = ['/api/users', 'abc', 'rank'];
+    expect(await getQueryFn({ on401: 'returnNull' })({ queryKey })).toBeNull();
+    expect(fetch).toHaveBeenCalledWith('/api/users/abc/rank', { credentials: 'include' });
+    await expect(getQueryFn({ on401: 'throw' })({ queryKey })).rejects.toThrow('401: Unauthorized');
+  });
+});
+
+describe('toasts', () => {
+  it('shows only the newest toast, destructive ones styled as such, in an F8 region', async () => {
+    renderAt('/');
+    act(() => {
+      toast({ title: 'First', description: 'one' });
+      toast({ title: 'Second', description: 'two', variant: 'destructive' });
+    });
+    expect(await screen.findByText('Second')).toBeTruthy();
+    expect(screen.queryByText('First')).toBeNull();
+    expect(screen.getByText('Second').closest('[data-variant]')?.getAttribute('data-variant')).toBe(
+      'destructive',
+    );
+    expect(screen.getByRole('region').getAttribute('aria-label')).toContain('F8');
+  });
+});

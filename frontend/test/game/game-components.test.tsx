@@ -1,0 +1,145 @@
+// @vitest-environment happy-dom
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LeaderboardPanel } from '../../src/features/game/LeaderboardPanel';
+import { MilestoneBanner } from '../../src/features/game/MilestoneBanner';
+import { WelcomeDialog } from '../../src/features/game/WelcomeDialog';
+import { createQueryClient } from '../../src/lib/query-client';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('WelcomeDialog', () => {
+  const renderDialog = (onCreate = vi.fn<(username: string) => Promise<void>>(async () => {})) => {
+    render(<WelcomeDialog open onCreate={onCreate} />);
+    return { onCreate, input: screen.getByLabelText('Username', { exact: true }) };
+  };
+
+  it.each([
+    ['ab', 'Username must be at least 3 characters long'],
+    ['bad name!', 'Username can only contain letters, numbers, underscores, and hyphens'],
+  ])('shows the rule for %j and sends nothing', async (name, message) => {
+    const { onCreate, input } = renderDialog();
+    await userEvent.type(input, name);
+    await userEvent.click(screen.getByRole('button', { name: 'Start Playing!' }));
+    expect(screen.getByRole('alert').textContent).toBe(message);
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it('caps the input at 20 characters', () => {
+    const { input } = renderDialog();
+    expect(input.getAttribute('maxlength')).toBe('20');
+  });
+
+  it('sends the trimmed name and shows Creating... with the form disabled meanwhile', async () => {
+    let finish: () => void = () => undefined;
+    const onCreate = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const { input } = renderDialog(onCreate);
+    await userEvent.type(input, '  tapper_1 ');
+    await userEvent.click(screen.getByRole('button', { name: 'Start Playing!' }));
+    expect(onCreate).toHaveBeenCalledWith('tapper_1');
+    const busy = screen.getByRole('button', { name: 'Creating...' });
+    expect(busy.hasAttribute('disabled')).toBe(true);
+    expect(input.hasAttribute('disabled')).toBe(true);
+    finish();
+    expect(await screen.findByRole('button', { name: 'Start Playing!' })).toBeTruthy();
+  });
+
+  it('cannot be dismissed with Escape', async () => {
+    renderDialog();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+});
+
+describe('MilestoneBanner', () => {
+  it('says it is loading before data arrives', () => {
+    render(<MilestoneBanner milestone={undefined} />);
+    expect(screen.getByTestId('milestone-banner').textContent).toContain(
+      'Loading milestone progress...',
+    );
+  });
+
+  it('shows n/5 progress below the target', () => {
+    render(<MilestoneBanner milestone={{ usersOver100k: 2 }} />);
+    expect(screen.getByTestId('milestone-banner').textContent).toContain('2/5');
+  });
+
+  it.each([5, 7])('announces the rewards at %i users', (n) => {
+    render(<MilestoneBanner milestone={{ usersOver100k: n }} />);
+    expect(screen.getByTestId('milestone-banner').textContent).toContain(
+      '5 users reached 100K points - new rewards are now available!',
+    );
+  });
+});
+
+describe('LeaderboardPanel', () => {
+  function renderPanel(data?: { users?: unknown[]; countries?: unknown[] }, props = {}) {
+    const client = createQueryClient();
+    if (data?.users) client.setQueryData(['/api/leaderboard/users'], data.users);
+    if (data?.countries) client.setQueryData(['/api/leaderboard/countries'], data.countries);
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const onToggleSound = vi.fn();
+    render(
+      <LeaderboardPanel
+        soundOn
+        onToggleSound={onToggleSound}
+        currentUserId={undefined}
+        {...props}
+      />,
+      { wrapper },
+    );
+    return { onToggleSound };
+  }
+
+  it('shows five skeleton rows while loading', () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => undefined)),
+    );
+    renderPanel();
+    expect(screen.getAllByTestId('leaderboard-skeleton')).toHaveLength(5);
+  });
+
+  it('shows both empty states', async () => {
+    renderPanel({ users: [], countries: [] });
+    expect(screen.getByText('No players yet!')).toBeTruthy();
+    expect(screen.getByText('Be the first to start tapping!')).toBeTruthy();
+    await userEvent.click(screen.getByRole('tab', { name: 'Countries' }));
+    expect(screen.getByText('No countries yet!')).toBeTruthy();
+    expect(screen.getByText('Start tapping to represent your country!')).toBeTruthy();
+  });
+
+  it('numbers players from 1 in order and maps country names with a fallback', async () => {
+    renderPanel({
+      users: [
+        { id: 'a', username: 'first', totalPoints: 30 },
+        { id: 'b', username: 'second', totalPoints: 10 },
+      ],
+      countries: [
+        { country: 'GB', totalPoints: 30 },
+        { country: 'XX', totalPoints: 10 },
+      ],
+    });
+    const rows = within(screen.getByRole('tabpanel')).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual(['1first30', '2second10']);
+    await userEvent.click(screen.getByRole('tab', { name: 'Countries' }));
+    const countries = within(screen.getByRole('tabpanel')).getAllByRole('listitem');
+    expect(countries[0].textContent).toContain('United Kingdom');
+    expect(countries[1].textContent).toContain('XX');
+    expect(countries[1].textContent).toContain('🌍');
+  });
+
+  it('toggles the sound', async () => {
+    const { onToggleSound } = renderPanel({ users: [], countries: [] });
+    await userEvent.click(screen.getByRole('button', { name: /Sound ON/ }));
+    expect(onToggleSound).toHaveBeenCalledTimes(1);
+  });
+});
