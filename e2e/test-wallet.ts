@@ -75,7 +75,7 @@ export function registerTestWallet(key: {
             inputs.map(async ({ message }) => ({
               signedMessage: message,
               signature: new Uint8Array(
-                await crypto.subtle.sign('Ed25519', await signingKey, message),
+                await crypto.subtle.sign('Ed25519', await signingKey, new Uint8Array(message)),
               ),
             })),
           ),
