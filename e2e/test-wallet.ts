@@ -28,7 +28,7 @@ export function registerTestWallet(key: {
     address: key.address,
     publicKey,
     chains: ['solana:devnet'],
-    features: ['solana:signMessage'],
+    features: ['solana:signMessage', 'solana:signTransaction'],
   };
   const signingKey = crypto.subtle.importKey('jwk', key.privateJwk, { name: 'Ed25519' }, false, [
     'sign',
@@ -66,6 +66,14 @@ export function registerTestWallet(key: {
           return () => {
             listeners[event] = listeners[event].filter((l) => l !== listener);
           };
+        },
+      },
+      // Wallet adapters list only wallets that can sign transactions; this one never needs to.
+      'solana:signTransaction': {
+        version: '1.0.0',
+        supportedTransactionVersions: ['legacy', 0],
+        signTransaction: async () => {
+          throw new Error('The test wallet signs messages only');
         },
       },
       'solana:signMessage': {

@@ -1,0 +1,199 @@
+import sharp from 'sharp';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../backend/test/helpers/server';
+import { chromiumPath, launch, screenshotPath } from './browser';
+import { makeWalletKey, registerTestWallet } from './test-wallet';
+
+const executable = chromiumPath();
+const PASSWORD = 'correct horse battery';
+const ADMIN = `boss_${Date.now().toString(36)}`;
+
+async function photo(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400">
+    <rect width="640" height="400" fill="#fbbf24"/><circle cx="320" cy="200" r="120" fill="#f43f5e"/></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** Signs up through the page's own dialog (sign-in falls back to a new account). */
+async function signUp(page: Page, url: string, username: string) {
+  await page.goto(`${url}/lolgram`);
+  await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Username').fill(username);
+  await dialog.getByLabel('Password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: /^(Sign In|Create Account)$/ }).click();
+  await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(0);
+  await expect
+    .poll(() => page.getByRole('button', { name: 'Your profile' }).isVisible())
+    .toBe(true);
+}
+
+describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const newPage = async () => {
+    const context = await browser.newContext({ viewport: { width: 430, height: 900 } });
+    contexts.push(context);
+    return context.newPage();
+  };
+  beforeAll(async () => {
+    server = await startTestServer({ env: { ADMIN_USERNAMES: ADMIN } });
+    browser = await launch(executable!);
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const author = `author_${Date.now().toString(36)}`;
+  const caption = `when the tests pass ${Date.now()}`;
+
+  it('signs up, posts through the crop dialog, and sees the post in the feed, explore and profile', async () => {
+    const page = await newPage();
+    await signUp(page, server.url, author);
+    await page.getByRole('button', { name: 'Create post' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog
+      .getByTestId('post-image-input')
+      .setInputFiles({ name: 'meme.png', mimeType: 'image/png', buffer: await photo() });
+    const crop = page.getByRole('dialog', { name: 'Crop Your Photo' });
+    await expect.poll(() => crop.isVisible()).toBe(true);
+    await page.screenshot({ path: screenshotPath('lolgram-crop') });
+    await crop.getByRole('button', { name: 'Use Photo' }).click();
+    await page.getByLabel('Caption').fill(caption);
+    await page.getByRole('button', { name: 'Share' }).click();
+    await expect.poll(() => page.getByRole('dialog').count(), { timeout: 15_000 }).toBe(0);
+
+    const card = page.getByRole('article', { name: `Post by ${author}` });
+    await expect.poll(() => card.getByText(caption).isVisible()).toBe(true);
+    await card.getByRole('button', { name: 'LOL' }).click();
+    await expect
+      .poll(() => card.getByRole('button', { name: 'Remove LOL' }).isVisible())
+      .toBe(true);
+    await page.screenshot({ path: screenshotPath('lolgram-feed') });
+
+    await page.getByRole('tab', { name: 'Explore' }).click();
+    const thumbnail = page.getByRole('img', { name: caption });
+    await expect.poll(() => thumbnail.first().getAttribute('src')).toMatch(/-thumb\.jpg$/);
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    await expect
+      .poll(() => page.getByRole('img', { name: caption }).first().isVisible())
+      .toBe(true);
+
+    // Edit the profile and the avatar.
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByRole('dialog').getByLabel('Bio').fill('I post memes for a living');
+    await page.getByRole('dialog').getByRole('button', { name: /^Save/ }).click();
+    await expect
+      .poll(() => page.getByText('I post memes for a living').isVisible(), { timeout: 10_000 })
+      .toBe(true);
+    await page
+      .getByTestId('avatar-input')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await photo() });
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('button', { name: 'Change profile photo' })
+            .locator('img')
+            .getAttribute('src'),
+        { timeout: 10_000 },
+      )
+      .toMatch(/\/api\/lolgram\/images\/avatars\//);
+    await page.screenshot({ path: screenshotPath('lolgram-profile'), fullPage: true });
+  });
+
+  it('follows from a second account and sees the counts; a missing user shows User Not Found', async () => {
+    const page = await newPage();
+    await signUp(page, server.url, `fan_${Date.now().toString(36)}`);
+    await page.goto(`${server.url}/lolgram/${author}`);
+    await expect
+      .poll(() => page.getByRole('heading', { name: `@${author}` }).isVisible())
+      .toBe(true);
+    await page.getByRole('button', { name: 'Follow', exact: true }).click();
+    await expect.poll(() => page.getByText('Following!').first().isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Following', exact: true }).isVisible())
+      .toBe(true);
+    await page.reload();
+    await expect
+      .poll(() =>
+        page
+          .getByText(/1\s*followers?/i)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
+    await page.screenshot({ path: screenshotPath('lolgram-public-profile') });
+
+    await page.goto(`${server.url}/lolgram/nobody_${Date.now().toString(36)}`);
+    await expect.poll(() => page.getByText('User Not Found').first().isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText(/doesn't exist or may have been removed/).isVisible())
+      .toBe(true);
+  });
+
+  it('signs a wallet in with Sign-In With Solana, from a Wallet Standard wallet in the page', async () => {
+    const key = makeWalletKey();
+    const page = await newPage();
+    const publicKey = [...Buffer.from(key.privateJwk.x!, 'base64url')];
+    await page.addInitScript(registerTestWallet, {
+      address: key.address,
+      privateJwk: key.privateJwk,
+      publicKey,
+    });
+    await page.goto(`${server.url}/lolgram?tab=profile`);
+    await page.getByRole('button', { name: 'Select Wallet' }).first().click();
+    await page.getByRole('button', { name: /Test Wallet/ }).click();
+    const username = `wallet_${key.address.slice(0, 8)}`;
+    await expect
+      .poll(() => page.getByText(username).first().isVisible(), { timeout: 20_000 })
+      .toBe(true);
+    await page.screenshot({ path: screenshotPath('lolgram-wallet') });
+    const me = await page.evaluate(async () => (await fetch('/api/lolgram/users/me')).json());
+    expect(me).toMatchObject({ username, walletAddress: key.address });
+  });
+
+  it('lets a user report a post and an admin reject it out of the feed, explore and the profile', async () => {
+    const reporter = await newPage();
+    await signUp(reporter, server.url, `critic_${Date.now().toString(36)}`);
+    const card = reporter.getByRole('article', { name: `Post by ${author}` });
+    await card.getByRole('button', { name: 'Post options' }).click();
+    await reporter.getByRole('menuitem', { name: 'Report' }).click();
+    await reporter.getByRole('dialog').getByLabel('offensive').check();
+    await reporter.getByRole('dialog').getByRole('button', { name: 'Report' }).click();
+    await expect
+      .poll(() => reporter.getByText('Thanks for reporting').first().isVisible())
+      .toBe(true);
+
+    const admin = await newPage();
+    await signUp(admin, server.url, ADMIN);
+    await admin.goto(`${server.url}/admin`);
+    await admin.getByRole('tab', { name: 'Content Moderation' }).click();
+    const item = admin.getByTestId('queue-item').filter({ hasText: caption });
+    await expect.poll(() => item.isVisible()).toBe(true);
+    await admin.screenshot({ path: screenshotPath('admin-queue'), fullPage: true });
+    await item.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(() => item.count()).toBe(0);
+
+    await reporter.goto(`${server.url}/lolgram`);
+    await expect.poll(() => reporter.getByText('Loading your LOLGram feed...').count()).toBe(0);
+    expect(await reporter.getByText(caption).count()).toBe(0);
+    await reporter.getByRole('tab', { name: 'Explore' }).click();
+    expect(await reporter.getByRole('img', { name: caption }).count()).toBe(0);
+    await reporter.goto(`${server.url}/lolgram/${author}`);
+    await expect
+      .poll(() => reporter.getByRole('heading', { name: `@${author}` }).isVisible())
+      .toBe(true);
+    expect(await reporter.getByRole('img', { name: caption }).count()).toBe(0);
+
+    const outsider = await newPage();
+    await outsider.goto(`${server.url}/admin`);
+    await expect
+      .poll(() => outsider.getByRole('heading', { name: 'Admins only' }).isVisible())
+      .toBe(true);
+  });
+});
