@@ -1,10 +1,10 @@
 // The game benchmark: ceiling, POST /api/tap, the Socket.IO channel, and nothing lost.
-import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { boost, connectAll, createPlayer, createPlayers, runSocketLoad } from './lib/game-load';
+import { cannon } from './lib/http-load';
 import { startChild } from './lib/processes';
+import { scratchDatabase } from './lib/scratch-db';
 import { printTable, writeReport, type Row } from './lib/report';
 import { round } from './lib/stats';
 
@@ -19,30 +19,17 @@ const HTTP_PLAYERS = 1000;
 // A fixed number of taps, so that every request sent is answered and counted before (4).
 const HTTP_TAPS = Number(process.env.BENCH_HTTP_TAPS ?? 40_000);
 
-async function cannon(options: autocannon.Options) {
-  const limit = options.amount ? {} : { duration: HTTP_SECONDS };
-  const result = await autocannon({ connections: CONNECTIONS, ...limit, ...options });
-  return {
-    requestsPerSecond: round(result.requests.average, 0),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    ok: result['2xx'],
-    other: result.non2xx + result.errors + result.timeouts,
-  };
-}
-
 async function main() {
-  const id = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${id}`);
-  const dbUrl = new URL(DATABASE_URL);
-  dbUrl.pathname = `/${id}`;
+  const scratch = await scratchDatabase(DATABASE_URL);
+  const id = scratch.name;
+  const dbUrl = scratch.url;
   const rows: Row[] = [];
 
   const ceiling = await startChild(['--import', 'tsx', 'bench/ceiling-server.ts'], {});
   console.log('1/4 ceiling: bare Node HTTP handler');
   const bare = await cannon({
+    connections: CONNECTIONS,
+    seconds: HTTP_SECONDS,
     url: `${ceiling.url}/tap`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -59,7 +46,7 @@ async function main() {
     NODE_ENV: 'production',
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: dbUrl,
     REDIS_URL,
     REDIS_PREFIX: id,
     LOG_LEVEL: 'warn',
@@ -75,6 +62,7 @@ async function main() {
     const httpPlayers = await createPlayers(app.url, HTTP_PLAYERS, 'h');
     let next = 0;
     const tap = await cannon({
+      connections: CONNECTIONS,
       url: `${app.url}/api/tap`,
       amount: HTTP_TAPS,
       method: 'POST',
@@ -164,7 +152,7 @@ async function main() {
 
     console.log('4/4 nothing lost: acknowledged taps against Postgres after the flush');
     await new Promise((r) => setTimeout(r, 3000));
-    const db = new pg.Client({ connectionString: dbUrl.toString() });
+    const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
     const { rows: sums } = await db.query<{ taps: string }>(
       'SELECT COALESCE(sum(total_taps), 0) AS taps FROM game_users',
@@ -186,8 +174,7 @@ async function main() {
     const keys = await redis.keys(`${id}:*`);
     if (keys.length) await redis.del(...keys);
     await redis.quit();
-    await admin.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 
   printTable(rows);

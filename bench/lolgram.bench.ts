@@ -1,9 +1,9 @@
 // The LOLGram benchmark: the feed read beside a bare Node GET, and the upload pipeline.
-import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import sharp from 'sharp';
+import { cannon } from './lib/http-load';
 import { startChild } from './lib/processes';
+import { scratchDatabase } from './lib/scratch-db';
 import { printTable, writeReport, type Row } from './lib/report';
 import { round, summarize } from './lib/stats';
 
@@ -15,16 +15,6 @@ const USERS = 1_000;
 const POSTS = 10_000;
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 24);
 const UPLOAD_CONCURRENCY = 4;
-
-async function cannon(url: string) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
-  return {
-    requestsPerSecond: round(result.requests.average, 0),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    other: result.non2xx + result.errors + result.timeouts,
-  };
-}
 
 async function seed(db: pg.Client) {
   await db.query(
@@ -52,17 +42,18 @@ function bigJpeg(): Promise<Buffer> {
 }
 
 async function main() {
-  const id = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${id}`);
-  const dbUrl = new URL(DATABASE_URL);
-  dbUrl.pathname = `/${id}`;
+  const scratch = await scratchDatabase(DATABASE_URL);
+  const id = scratch.name;
+  const dbUrl = scratch.url;
   const rows: Row[] = [];
 
   const ceiling = await startChild(['--import', 'tsx', 'bench/ceiling-server.ts'], {});
   console.log('1/3 ceiling: bare Node GET');
-  const bare = await cannon(`${ceiling.url}/feed`);
+  const bare = await cannon({
+    url: `${ceiling.url}/feed`,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+  });
   await ceiling.stop();
   rows.push({
     name: '(1) ceiling: bare Node JSON GET',
@@ -73,17 +64,21 @@ async function main() {
     NODE_ENV: 'production',
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: dbUrl,
     LOG_LEVEL: 'warn',
     DATA_DIR: `/tmp/${id}`,
   });
   try {
-    const db = new pg.Client({ connectionString: dbUrl.toString() });
+    const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
     console.log(`2/3 feed: seeding ${POSTS} posts by ${USERS} users`);
     await seed(db);
     await db.end();
-    const feed = await cannon(`${app.url}/api/lolgram/posts/feed?limit=20`);
+    const feed = await cannon({
+      url: `${app.url}/api/lolgram/posts/feed?limit=20`,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+    });
     rows.push({
       name: `(2) GET /api/lolgram/posts/feed?limit=20, ${POSTS} posts`,
       figures: {
@@ -146,8 +141,7 @@ async function main() {
     });
   } finally {
     await app.stop();
-    await admin.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 
   printTable(rows);
