@@ -4,6 +4,7 @@ import type { Feature } from './core/feature';
 import { createGameFeature } from './game';
 import { createModeration } from './admin';
 import { createLolgramFeature } from './lolgram';
+import { FeedCache } from './lolgram/feed-cache';
 import type { Logger } from './core/logger';
 import type { Redis } from './core/redis';
 
@@ -18,6 +19,8 @@ export interface FeatureDeps {
 
 /** The product's features, each wired to the storage chosen at start-up. */
 export async function createFeatures(deps: FeatureDeps): Promise<Feature[]> {
-  const moderation = createModeration(deps);
-  return [await createGameFeature(deps), createLolgramFeature(deps, moderation)];
+  // Moderation decisions and new posts both change the feed: they share its cache.
+  const feedCache = new FeedCache();
+  const moderation = createModeration(deps, feedCache);
+  return [await createGameFeature(deps), createLolgramFeature(deps, moderation, feedCache)];
 }

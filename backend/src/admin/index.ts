@@ -1,4 +1,5 @@
 import type { FeatureDeps } from '../features';
+import type { FeedCache } from '../lolgram/feed-cache';
 import { ModerationRepository } from './moderation-repository';
 import { moderationRouter } from './moderation-routes';
 import { ModerationService } from './moderation-service';
@@ -6,7 +7,7 @@ import { NsfwClassifier } from './nsfw-classifier';
 import { PostScorer } from './scoring';
 
 /** Moderation: scoring new posts, reports, the queue, decisions, analytics. */
-export function createModeration({ config, logger, db, redis }: FeatureDeps) {
+export function createModeration({ config, logger, db, redis }: FeatureDeps, feedCache: FeedCache) {
   const repo = new ModerationRepository(db.pool);
   const scorer = new PostScorer(config.MODERATION_IMAGE_CHECK ? new NsfwClassifier() : null);
   const service = new ModerationService(
@@ -20,6 +21,7 @@ export function createModeration({ config, logger, db, redis }: FeatureDeps) {
       adminUsernames: config.ADMIN_USERNAMES,
     },
     logger,
+    () => feedCache.clear(),
   );
   return { service, router: moderationRouter(service, repo, { db: db.pool, redis }) };
 }

@@ -36,6 +36,8 @@ export class ModerationService {
     private readonly scorer: ContentScorer,
     private readonly settings: ModerationSettings,
     private readonly logger: Logger,
+    /** Called when a post's visibility changed (held, approved, rejected). */
+    private readonly onVisibilityChange: () => void = () => undefined,
   ) {}
 
   isAdmin(viewer: Viewer): boolean {
@@ -71,6 +73,7 @@ export class ModerationService {
     const { score, reasons } = await this.scorer.score(image, caption);
     const hold = score >= this.settings.holdThreshold;
     await this.repo.setScore(postId, score, hold);
+    if (hold) this.onVisibilityChange();
     if (score >= this.settings.queueThreshold) {
       const reason = `Automatic check ${score.toFixed(2)}${hold ? ', held' : ''}: ${reasons.join(', ')}`;
       await this.repo.enqueue(this.pool, { postId, aiScore: score, reason, report: false });
@@ -123,6 +126,7 @@ export class ModerationService {
         notes?.trim() || moderationNotes[decision],
       ),
     );
+    this.onVisibilityChange();
     if (outcome === 'missing') throw new NotFoundError('Queue item not found');
     if (outcome === 'already-decided')
       throw new ConflictError('This item has already been decided');

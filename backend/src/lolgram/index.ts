@@ -4,6 +4,7 @@ import type { Moderation } from '../admin';
 import type { Feature } from '../core/feature';
 import type { FeatureDeps } from '../features';
 import { FailureLimiter } from './failure-limiter';
+import type { FeedCache } from './feed-cache';
 import { isImageKey, LocalImageStore } from './images/image-store';
 import { PostsRepository } from './posts-repository';
 import { imagesRouter, postsRouter } from './posts-routes';
@@ -19,7 +20,11 @@ import { NotFoundError } from '../core/errors';
 const LOGIN_FAILURES = { limit: 5, windowMs: 15 * 60 * 1000 };
 
 /** LOLGram: accounts (password and wallet), posts with their images, follows, LOLs and views. */
-export function createLolgramFeature({ config, db }: FeatureDeps, moderation: Moderation): Feature {
+export function createLolgramFeature(
+  { config, db }: FeatureDeps,
+  moderation: Moderation,
+  feedCache: FeedCache,
+): Feature {
   const images = new LocalImageStore(path.join(config.DATA_DIR, 'images'));
   const sessions = new SessionStore(db.pool);
   const wallet = new WalletAuth(db.pool);
@@ -31,8 +36,12 @@ export function createLolgramFeature({ config, db }: FeatureDeps, moderation: Mo
     loginFailures: new FailureLimiter(LOGIN_FAILURES.limit, LOGIN_FAILURES.windowMs),
     adminUsernames: config.ADMIN_USERNAMES,
   });
-  const posts = new PostsService(db.pool, new PostsRepository(db.pool), images, (post, image) =>
-    moderation.service.scoreLater(post.id, image, post.caption),
+  const posts = new PostsService(
+    db.pool,
+    new PostsRepository(db.pool),
+    images,
+    feedCache,
+    (post, image) => moderation.service.scoreLater(post.id, image, post.caption),
   );
 
   const router = Router();

@@ -127,6 +127,17 @@ export class PostsRepository {
     return rows.map(toPost);
   }
 
+  /** Which of these posts the viewer LOLed. */
+  async lolsOf(viewerId: string, postIds: string[]): Promise<Set<string>> {
+    if (postIds.length === 0) return new Set();
+    const { rows } = await this.db.query<{ post_id: string }>({
+      name: 'lolgram-lols-of',
+      text: 'SELECT post_id FROM post_lols WHERE user_id = $1 AND post_id = ANY($2::uuid[])',
+      values: [viewerId, postIds],
+    });
+    return new Set(rows.map((row) => row.post_id));
+  }
+
   async byUser(viewerId: string | null, userId: string): Promise<Post[]> {
     const { rows } = await this.db.query<PostRow>(
       `${SELECT} WHERE p.user_id = $2 AND p.status = 'visible' ORDER BY p.created_at DESC, p.id DESC LIMIT 500`,

@@ -5,6 +5,7 @@ import { withTransaction } from '../core/db';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors';
 import type { ImageStore } from './images/image-store';
 import { processImage } from './images/image-pipeline';
+import type { FeedCache } from './feed-cache';
 import { parseCursor, type PostsRepository } from './posts-repository';
 import type { Viewer } from './sessions';
 import { isUuid } from './users-service';
@@ -15,6 +16,7 @@ export class PostsService {
     private readonly pool: pg.Pool,
     private readonly posts: PostsRepository,
     private readonly images: ImageStore,
+    private readonly feedCache: FeedCache,
     /** Told of every new post (the automatic moderation check), off the request path. */
     private readonly onCreated: (post: Post, image: Buffer) => void = () => undefined,
   ) {}
@@ -46,16 +48,26 @@ export class PostsService {
       await Promise.all([this.images.delete(imageKey), this.images.delete(thumbnailKey)]);
       throw error;
     }
+    this.feedCache.clear();
     const post = await this.posts.byId(id, viewer.id);
     if (!post) throw new NotFoundError('Post not found');
     this.onCreated(post, full);
     return post;
   }
 
-  feed(viewer: Viewer | null, limit: number, before: string | undefined): Promise<Post[]> {
-    const cursor = before ? parseCursor(before) : null;
-    if (before && !cursor) throw new ValidationError('Invalid cursor');
-    return this.posts.feed(viewer?.id ?? null, limit, cursor);
+  async feed(viewer: Viewer | null, limit: number, before: string | undefined): Promise<Post[]> {
+    if (before) {
+      const cursor = parseCursor(before);
+      if (!cursor) throw new ValidationError('Invalid cursor');
+      return this.posts.feed(viewer?.id ?? null, limit, cursor);
+    }
+    const page = await this.feedCache.firstPage(limit, () => this.posts.feed(null, limit, null));
+    if (!viewer) return page;
+    const lols = await this.posts.lolsOf(
+      viewer.id,
+      page.map((post) => post.id),
+    );
+    return page.map((post) => ({ ...post, isLiked: lols.has(post.id) }));
   }
 
   byUser(viewer: Viewer | null, userId: string): Promise<Post[]> {

@@ -206,3 +206,27 @@ describe('LOLGram posts, images, LOLs and views', () => {
     ).toBe(403);
   });
 });
+
+describe('the feed cache', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('shows a new post at once, and each reader their own LOLs', async () => {
+    const author = await makeAccount(server.url);
+    const reader = await makeAccount(server.url);
+    const first = (await makePost(author, await makeJpeg())).body;
+    await reader.agent.post(`/api/lolgram/posts/${first.id}/lol`);
+    expect((await request(server.url).get('/api/lolgram/posts/feed')).body[0].id).toBe(first.id);
+    const second = (await makePost(author, await makeJpeg())).body;
+    const anonymous = (await request(server.url).get('/api/lolgram/posts/feed')).body;
+    expect(anonymous.map((p: { id: string }) => p.id)).toEqual([second.id, first.id]);
+    expect(anonymous.every((p: { isLiked: boolean }) => !p.isLiked)).toBe(true);
+    const mine = (await reader.agent.get('/api/lolgram/posts/feed')).body;
+    expect(mine.map((p: { isLiked: boolean }) => p.isLiked)).toEqual([false, true]);
+  });
+});
