@@ -7,8 +7,14 @@ import type { Logger } from './logger';
 /** A JSON endpoint on the hottest path, served without the Express stack. */
 export type FastRoute = (request: {
   body: unknown;
+  query: URLSearchParams;
   headers: IncomingMessage['headers'];
 }) => Promise<{ status: number; body: unknown }>;
+
+/** An answer already serialized (a cached page): sent as it is. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
 
 const MAX_BODY_BYTES = 4 * 1024;
 
@@ -69,7 +75,7 @@ export function withFastRoutes(
   if (routes.size === 0) return app;
   const { logger, headers } = options;
   const send = (res: ServerResponse, id: string, status: number, body: unknown) => {
-    const json = JSON.stringify(body);
+    const json = body instanceof RawJson ? body.text : JSON.stringify(body);
     for (const [name, value] of headers) res.setHeader(name, value);
     res.setHeader('x-request-id', id);
     res.writeHead(status, {
@@ -80,7 +86,7 @@ export function withFastRoutes(
     res.end(json);
   };
   return (req, res) => {
-    const path = req.url?.split('?', 1)[0];
+    const [path, search = ''] = (req.url ?? '').split('?', 2);
     const route = routes.get(`${req.method} ${path}`);
     if (!route) {
       app(req, res);
@@ -88,8 +94,12 @@ export function withFastRoutes(
     }
     const started = performance.now();
     const id = randomUUID();
-    parseJson(req)
-      .then((body) => route({ body, headers: req.headers }))
+    const body =
+      req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve(undefined) : parseJson(req);
+    body
+      .then((parsed) =>
+        route({ body: parsed, query: new URLSearchParams(search), headers: req.headers }),
+      )
       .then(
         (answer) => answer,
         (error: unknown) => {

@@ -7,16 +7,22 @@ const TTL_MS = 1000;
  * Postgres at most once a second per limit, and concurrent readers share that one read. Writes
  * that change what the page shows (a new post, a moderation decision) clear it at once.
  */
-export class FeedCache {
-  private readonly pages = new Map<number, { at: number; posts: Promise<Post[]> }>();
+export interface FeedPage {
+  posts: Post[];
+  /** The page as anonymous readers get it, serialized once. */
+  json: string;
+}
 
-  firstPage(limit: number, load: () => Promise<Post[]>): Promise<Post[]> {
+export class FeedCache {
+  private readonly pages = new Map<number, { at: number; page: Promise<FeedPage> }>();
+
+  firstPage(limit: number, load: () => Promise<Post[]>): Promise<FeedPage> {
     const cached = this.pages.get(limit);
-    if (cached && Date.now() - cached.at < TTL_MS) return cached.posts;
-    const posts = load();
-    this.pages.set(limit, { at: Date.now(), posts });
-    posts.catch(() => this.pages.delete(limit));
-    return posts;
+    if (cached && Date.now() - cached.at < TTL_MS) return cached.page;
+    const page = load().then((posts) => ({ posts, json: JSON.stringify(posts) }));
+    this.pages.set(limit, { at: Date.now(), page });
+    page.catch(() => this.pages.delete(limit));
+    return page;
   }
 
   clear(): void {

@@ -7,7 +7,7 @@ import { FailureLimiter } from './failure-limiter';
 import type { FeedCache } from './feed-cache';
 import { isImageKey, LocalImageStore } from './images/image-store';
 import { PostsRepository } from './posts-repository';
-import { imagesRouter, postsRouter } from './posts-routes';
+import { feedFastRoute, imagesRouter, postsRouter } from './posts-routes';
 import { PostsService } from './posts-service';
 import { SessionStore } from './sessions';
 import { UsersRepository } from './users-repository';
@@ -57,5 +57,10 @@ export function createLolgramFeature(
   );
   router.use('/lolgram', postsRouter(posts));
   router.use('/lolgram', moderation.router);
-  return { name: 'lolgram', router, close: () => moderation.service.settled() };
+  return {
+    name: 'lolgram',
+    router,
+    fastRoutes: feedFastRoute(posts, sessions),
+    close: () => moderation.service.settled(),
+  };
 }

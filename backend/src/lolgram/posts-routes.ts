@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createPostFieldsSchema, feedQuerySchema, postViewsBodySchema } from '@tapgram/shared';
+import { parse as parseCookies } from 'cookie';
+import type { FastRoute } from '../core/fast-route';
+import { SESSION_COOKIE, type SessionStore } from './sessions';
 import { Router, type Request, type Response } from 'express';
 import { parseInput, ValidationError } from '../core/errors';
 import type { PostsService } from './posts-service';
@@ -54,11 +57,6 @@ export function postsRouter(service: PostsService): Router {
     },
   );
 
-  router.get('/posts/feed', async (req, res) => {
-    const { limit, before } = parseInput(feedQuerySchema, req.query);
-    res.json(await service.feed(viewerOf(res), limit, before));
-  });
-
   router.get('/posts/user/:userId', async (req, res) => {
     res.json(await service.byUser(viewerOf(res), req.params.userId));
   });
@@ -92,4 +90,19 @@ export function imagesRouter(service: PostsService): Router {
     res.send(bytes);
   });
   return router;
+}
+
+/** The feed is what every visitor reads first: it is served without the Express stack. */
+export function feedFastRoute(
+  service: PostsService,
+  sessions: SessionStore,
+): Record<string, FastRoute> {
+  return {
+    'GET /api/lolgram/posts/feed': async ({ query, headers }) => {
+      const { limit, before } = parseInput(feedQuerySchema, Object.fromEntries(query));
+      const token = headers.cookie ? parseCookies(headers.cookie)[SESSION_COOKIE] : undefined;
+      const viewer = token ? await sessions.viewerByToken(token) : null;
+      return { status: 200, body: await service.feed(viewer, limit, before) };
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Post, PostLocation } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../core/db';
+import { RawJson } from '../core/fast-route';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors';
 import type { ImageStore } from './images/image-store';
 import { processImage } from './images/image-pipeline';
@@ -55,19 +56,24 @@ export class PostsService {
     return post;
   }
 
-  async feed(viewer: Viewer | null, limit: number, before: string | undefined): Promise<Post[]> {
+  /** A feed page: posts, or the shared first page already serialized for anonymous readers. */
+  async feed(
+    viewer: Viewer | null,
+    limit: number,
+    before: string | undefined,
+  ): Promise<Post[] | RawJson> {
     if (before) {
       const cursor = parseCursor(before);
       if (!cursor) throw new ValidationError('Invalid cursor');
       return this.posts.feed(viewer?.id ?? null, limit, cursor);
     }
     const page = await this.feedCache.firstPage(limit, () => this.posts.feed(null, limit, null));
-    if (!viewer) return page;
+    if (!viewer) return new RawJson(page.json);
     const lols = await this.posts.lolsOf(
       viewer.id,
-      page.map((post) => post.id),
+      page.posts.map((post) => post.id),
     );
-    return page.map((post) => ({ ...post, isLiked: lols.has(post.id) }));
+    return page.posts.map((post) => ({ ...post, isLiked: lols.has(post.id) }));
   }
 
   byUser(viewer: Viewer | null, userId: string): Promise<Post[]> {

@@ -46,9 +46,12 @@ export class SessionStore {
     if (token) await this.db.query('DELETE FROM auth_sessions WHERE id = $1', [digest(token)]);
   }
 
-  async viewer(req: Request): Promise<Viewer | null> {
+  viewer(req: Request): Promise<Viewer | null> {
     const token = tokenOf(req);
-    if (!token) return null;
+    return token ? this.viewerByToken(token) : Promise.resolve(null);
+  }
+
+  async viewerByToken(token: string): Promise<Viewer | null> {
     const { rows } = await this.db.query<Viewer>(
       `SELECT u.id, u.username, u.role, s.auth_method AS "authMethod"
          FROM auth_sessions s JOIN lolgram_users u ON u.id = s.user_id
