@@ -60,13 +60,25 @@ export function attachGameChannel(
     });
   });
 
+  // What this process pushed last: a board that did not change is not sent again.
+  const lastPushed = new Map<string, string>();
+  const pushIfChanged = (event: string, payload: unknown) => {
+    const json = JSON.stringify(payload);
+    if (lastPushed.get(event) === json) return;
+    lastPushed.set(event, json);
+    io.emit(event, payload);
+  };
   let pushing = false;
   const timer = setInterval(async () => {
     if (pushing) return;
     pushing = true;
     try {
-      if (await store.claimPush())
-        emitSnapshot(io, await service.snapshot(LEADERBOARD_DEFAULT_LIMIT));
+      if (await store.claimPush()) {
+        const snapshot = await service.snapshot(LEADERBOARD_DEFAULT_LIMIT);
+        pushIfChanged(gameEvents.leaderboardUsers, snapshot.users);
+        pushIfChanged(gameEvents.leaderboardCountries, snapshot.countries);
+        pushIfChanged(gameEvents.milestone, snapshot.milestone);
+      }
     } catch (err) {
       logger.error({ err }, 'leaderboard push failed');
     } finally {
