@@ -1,24 +1,25 @@
-import { WalletAdapterNetwork } from '@solana/wallet-adapter-base';
+import type { WalletError } from '@solana/wallet-adapter-base';
+import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom';
 import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react';
 import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
-import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom';
-import { clusterApiUrl } from '@solana/web3.js';
+import { clusterApiUrl, type ConnectionConfig } from '@solana/web3.js';
+import { WALLET_NETWORK } from '@tapgram/shared';
 import { useMemo, type ReactNode } from 'react';
 import './wallet-adapter.css';
 
-const NETWORK = WalletAdapterNetwork.Devnet;
+const ENDPOINT = clusterApiUrl(WALLET_NETWORK);
+const CONNECTION_CONFIG: ConnectionConfig = { commitment: 'finalized' };
 
-/** Solana on devnet: one adapter (Wallet Standard wallets appear on their own), auto-connect. */
+function logWalletError(error: WalletError) {
+  console.error('Wallet error', error);
+}
+
+/** Solana on devnet: one adapter (Wallet Standard wallets add themselves), auto-connect on. */
 export function WalletProviders({ children }: { children: ReactNode }) {
-  const endpoint = useMemo(() => clusterApiUrl(NETWORK), []);
   const wallets = useMemo(() => [new PhantomWalletAdapter()], []);
   return (
-    <ConnectionProvider endpoint={endpoint} config={{ commitment: 'finalized' }}>
-      <WalletProvider
-        wallets={wallets}
-        autoConnect
-        onError={(error) => console.error('Wallet error', error)}
-      >
+    <ConnectionProvider endpoint={ENDPOINT} config={CONNECTION_CONFIG}>
+      <WalletProvider wallets={wallets} autoConnect onError={logWalletError}>
         <WalletModalProvider>{children}</WalletModalProvider>
       </WalletProvider>
     </ConnectionProvider>

@@ -1,89 +1,65 @@
-import { createSignInMessage } from '@solana/wallet-standard-util';
 import type { SolanaSignInInput, SolanaSignInOutput } from '@solana/wallet-standard-features';
+import type { PublicKey } from '@solana/web3.js';
+import type { LolgramUser, SignInInput, SignInProof } from '@tapgram/shared';
+import { Buffer } from 'buffer';
+import { signInMessage } from './sign-in-message';
 import {
-  walletUsername,
-  type LolgramUser,
-  type SignInInput,
-  type SignInProof,
-} from '@tapgram/shared';
-import { apiRequest, errorMessage } from '../../lib/api';
+  createWalletUser,
+  findWalletUser,
+  loginWalletUser,
+  requestSignInInput,
+} from './wallet-account-api';
 
-export interface SigningWallet {
-  address: string;
-  /** The wallet-standard `solana:signIn` feature, where the wallet has it. */
+/** What sign-in needs of a wallet adapter: its key, and signIn or signMessage. */
+export interface SignInWallet {
+  publicKey: Pick<PublicKey, 'toBase58' | 'toBytes'> | null;
   signIn?: (input: SolanaSignInInput) => Promise<SolanaSignInOutput>;
   signMessage?: (message: Uint8Array) => Promise<Uint8Array>;
 }
 
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
+const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 
-/** Has the wallet sign the server's Sign-In With Solana request: signIn where it can, signMessage otherwise. */
-export async function proveWallet(
-  wallet: SigningWallet,
-  input: SignInInput,
-  publicKey: Uint8Array,
-): Promise<SignInProof> {
-  if (wallet.signIn) {
+/**
+ * The wallet's signature over the server's request: through the wallet's own Sign-In With Solana
+ * (solana:signIn) where it has it, else signMessage over the same message text.
+ */
+export async function proveWallet(wallet: SignInWallet, input: SignInInput): Promise<SignInProof> {
+  if ('signIn' in wallet && wallet.signIn) {
     const output = await wallet.signIn(input);
     return {
       input,
       output: {
-        publicKey: toBase64(new Uint8Array(output.account.publicKey)),
-        signedMessage: toBase64(output.signedMessage),
-        signature: toBase64(output.signature),
+        publicKey: base64(new Uint8Array(output.account.publicKey)),
+        signedMessage: base64(output.signedMessage),
+        signature: base64(output.signature),
       },
     };
   }
-  if (!wallet.signMessage) throw new Error('This wallet cannot sign messages');
-  const message = createSignInMessage(input);
+  if (!wallet.signMessage || !wallet.publicKey) {
+    throw new Error('This wallet cannot sign messages');
+  }
+  const message = signInMessage(input);
   const signature = await wallet.signMessage(message);
   return {
     input,
     output: {
-      publicKey: toBase64(publicKey),
-      signedMessage: toBase64(message),
-      signature: toBase64(signature),
+      publicKey: base64(wallet.publicKey.toBytes()),
+      signedMessage: base64(message),
+      signature: base64(signature),
     },
   };
 }
 
-async function json<T>(res: Response): Promise<T> {
-  return (await res.json()) as T;
-}
-
 /**
- * Signs a wallet in: a nonce from the server, the wallet's signature, then the existing wallet
- * account's sign-in or a new account ("wallet_" and the first 8 characters of the address).
+ * Signs the connected wallet in to LOLGram: the server's nonce, the wallet's signature, then the
+ * wallet account's sign-in, or the account's creation when the address has none. A proof is good
+ * for one use, so it goes to exactly one of the two.
  */
-export async function signInWithWallet(
-  wallet: SigningWallet,
-  publicKey: Uint8Array,
-): Promise<LolgramUser> {
-  const { address } = wallet;
-  const input = await json<SignInInput>(
-    await apiRequest('POST', '/api/lolgram/auth/wallet/nonce', { address }),
-  );
-  const proof = await proveWallet(wallet, input, publicKey);
-  const existing = await fetch(`/api/lolgram/users/wallet/${encodeURIComponent(address)}`, {
-    credentials: 'include',
-  });
-  if (existing.ok) {
-    return json<LolgramUser>(await apiRequest('POST', '/api/lolgram/auth/wallet/login', { proof }));
-  }
-  try {
-    return await json<LolgramUser>(
-      await apiRequest('POST', '/api/lolgram/users/create', {
-        username: walletUsername(address),
-        password: address,
-        walletAddress: address,
-        proof,
-      }),
-    );
-  } catch (error) {
-    throw new Error(errorMessage(error) || 'Failed to create wallet user', { cause: error });
-  }
+export async function signInWithWallet(wallet: SignInWallet): Promise<LolgramUser> {
+  if (!wallet.publicKey) throw new Error('Connect a wallet first');
+  const address = wallet.publicKey.toBase58();
+  const input = await requestSignInInput(address);
+  const proof = await proveWallet(wallet, input);
+  const existing = await findWalletUser(address);
+  return existing ? loginWalletUser(proof) : createWalletUser(address, proof);
 }
