@@ -1,9 +1,10 @@
+import { Keypair } from '@solana/web3.js';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test/helpers/server';
 import { chromiumPath, launch, screenshotPath } from './browser';
-import { makeWalletKey, registerTestWallet } from './test-wallet';
+import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 
 const executable = chromiumPath();
 const PASSWORD = 'correct horse battery';
@@ -136,25 +137,26 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
       .toBe(true);
   });
 
-  it('signs a wallet in with Sign-In With Solana, from a Wallet Standard wallet in the page', async () => {
-    const key = makeWalletKey();
+  it.each([
+    { signIn: true, feature: 'its signIn feature' },
+    { signIn: false, feature: 'a signed message' },
+  ])('signs a wallet in with Sign-In With Solana through $feature', async ({ signIn }) => {
+    const keypair = Keypair.generate();
+    const address = keypair.publicKey.toBase58();
     const page = await newPage();
-    const publicKey = [...Buffer.from(key.privateJwk.x!, 'base64url')];
-    await page.addInitScript(registerTestWallet, {
-      address: key.address,
-      privateJwk: key.privateJwk,
-      publicKey,
-    });
+    await page.addInitScript({ content: testWalletScript(keypair.secretKey, { signIn }) });
     await page.goto(`${server.url}/lolgram?tab=profile`);
     await page.getByRole('button', { name: 'Select Wallet' }).first().click();
     await page.getByRole('button', { name: /Test Wallet/ }).click();
-    const username = `wallet_${key.address.slice(0, 8)}`;
+    const username = `wallet_${address.slice(0, 8)}`;
     await expect
       .poll(() => page.getByText(username).first().isVisible(), { timeout: 20_000 })
       .toBe(true);
-    await page.screenshot({ path: screenshotPath('lolgram-wallet') });
+    await page.screenshot({
+      path: screenshotPath(`lolgram-wallet-${signIn ? 'sign-in' : 'message'}`),
+    });
     const me = await page.evaluate(async () => (await fetch('/api/lolgram/users/me')).json());
-    expect(me).toMatchObject({ username, walletAddress: key.address });
+    expect(me).toMatchObject({ username, walletAddress: address });
   });
 
   it('lets a user report a post and an admin reject it out of the feed, explore and the profile', async () => {

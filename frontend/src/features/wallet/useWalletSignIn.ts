@@ -1,26 +1,43 @@
 import { useWallet } from '@solana/wallet-adapter-react';
-import type { PublicKey } from '@solana/web3.js';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { toast } from '../../hooks/use-toast';
 import { errorMessage } from '../../lib/api';
 import { useAuth } from '../lolgram/auth';
 import { announceWalletSignIn } from './sign-in-events';
 import { signInWithWallet } from './sign-in';
 
-// Adapters make a new PublicKey on every connection, so remembering the object means one attempt
-// per connection: not again after a LOLGram logout, nor on a remount or StrictMode's second run.
-const attempted = new WeakSet<PublicKey>();
+// The address already tried on the current connection. Adapters hand out a new PublicKey object
+// on connect and again on the account's change event, so the address is the key, and a module
+// variable keeps StrictMode's second run from starting a second sign-in.
+let attemptedAddress: string | null = null;
 
-/** Spec: when a wallet is connected and nobody is signed in, a wallet session is created. */
+/**
+ * Spec: when a wallet is connected and nobody is signed in, a wallet session is created; once
+ * per connection. Ending a wallet session disconnects the wallet, so that logging out holds.
+ */
 export function useWalletSignIn(): void {
   const { wallet, connected, publicKey, disconnect } = useWallet();
   const { state, signedIn } = useAuth();
   const adapter = wallet?.adapter;
+  const address = connected ? (publicKey?.toBase58() ?? null) : null;
+  const walletSession = useRef(false);
 
   useEffect(() => {
-    if (!connected || !publicKey || !adapter || state.isAuthenticated) return;
-    if (attempted.has(publicKey)) return;
-    attempted.add(publicKey);
+    if (!address) attemptedAddress = null;
+  }, [address]);
+
+  useEffect(() => {
+    const isWalletSession = state.isAuthenticated && state.authMethod === 'wallet';
+    if (walletSession.current && !state.isAuthenticated && address) {
+      void disconnect().catch(() => undefined);
+    }
+    walletSession.current = isWalletSession;
+  }, [state.isAuthenticated, state.authMethod, address, disconnect]);
+
+  useEffect(() => {
+    if (!address || !adapter || state.isAuthenticated) return;
+    if (attemptedAddress === address) return;
+    attemptedAddress = address;
     signInWithWallet(adapter)
       .then((user) => {
         signedIn(user, 'wallet');
@@ -36,5 +53,5 @@ export function useWalletSignIn(): void {
         });
         void disconnect().catch(() => undefined);
       });
-  }, [connected, publicKey, adapter, state.isAuthenticated, signedIn, disconnect]);
+  }, [address, adapter, state.isAuthenticated, signedIn, disconnect]);
 }
