@@ -14,12 +14,13 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
-WORKDIR /app
 COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data
 EXPOSE 3000
-HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
-  CMD node -e "fetch('http://127.0.0.1:3000/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["npm", "run", "start", "-w", "backend"]
+WORKDIR /app/backend
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
+  CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Node itself is the main process, so that SIGTERM from `docker stop` reaches the graceful shutdown.
+CMD ["node", "--import", "tsx", "src/main.ts"]

@@ -14,5 +14,5 @@ export default defineConfig({
       '/socket.io': { target: backend, ws: true },
     },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: { outDir: 'dist', sourcemap: false },
 });

@@ -1,19 +1,13 @@
-import { ConfigError, loadConfig } from './core/config';
+import { loadConfigOrExit } from './core/cli';
 import { createLogger } from './core/logger';
 import { startServer } from './core/server';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.LOG_LEVEL);
+  // A library promise nobody awaits (a publish on a dropped Redis connection, say) is a bug to
+  // log, not a reason to drop every player's connection.
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
   const server = await startServer(config, logger);
   logger.info(
     { url: server.url, database: server.db.kind, redis: server.redis ? 'on' : 'off' },

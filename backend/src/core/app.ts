@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import cookieParser from 'cookie-parser';
@@ -12,6 +11,7 @@ import type { Feature } from './feature';
 import { healthRouter } from './health';
 import type { Logger } from './logger';
 import type { Redis } from './redis';
+import { requestId } from './request-id';
 
 export interface AppDeps {
   config: Config;
@@ -58,9 +58,7 @@ export function createApp({
     pinoHttp({
       logger,
       genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id =
-          typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+        const id = requestId(req);
         res.setHeader('x-request-id', id);
         return id;
       },
@@ -104,6 +102,8 @@ export function createApp({
     });
   }
 
+  // Anything else (a POST to a page, say) is a 404 in the API's shape, not Express's HTML.
+  app.use(apiNotFound);
   app.use(errorHandler);
   return app;
 }

@@ -1,59 +1,113 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+/**
+ * The repository's `data` directory: `npm start` (cwd backend/) and `npm run admin` (cwd the
+ * repository root) must open the same database, so the default cannot follow the cwd.
+ */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../data', import.meta.url));
+
+/** Variables whose value an error message must never show. */
+const SECRET_VARIABLES = new Set(['SESSION_SECRET']);
 
 const optionalUrl = (protocols: string[]) =>
   z
     .string()
     .trim()
     .optional()
-    .transform((value) => (value ? value : undefined))
     .refine(
       (value) => value === undefined || protocols.some((p) => value.startsWith(`${p}://`)),
       `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
     );
 
+/** The site's public origin (scheme, host, port), normalised: https://TapGram.example/ -> https://tapgram.example. */
+const originSchema = z.string().transform((value, ctx) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const bare =
+    url &&
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    !url.username &&
+    !url.password &&
+    url.pathname === '/' &&
+    !url.search &&
+    !url.hash;
+  if (!url || !bare) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "must be the site's public origin, http(s)://host[:port] with no path, like https://tapgram.example",
+    });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
-  REDIS_URL: optionalUrl(['redis', 'rediss']),
-  REDIS_PREFIX: z
-    .string()
-    .regex(/^[\w-]{1,40}$/, 'must be 1 to 40 letters, digits, _ or -')
-    .default('tapgram'),
-  DATA_DIR: z.string().default('./data'),
-  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  ADMIN_USERNAMES: z
-    .string()
-    .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((name) => name.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true'),
-  SOCIAL_URL: z.string().url().default('https://x.com/tapgram'),
-  CHART_URL: z.string().url().default('https://dexscreener.com/solana'),
-  CONTRACT_ADDRESS: z.string().default('TapGram1111111111111111111111111111111111111'),
-  TAP_RATE_PER_SECOND: positiveInt(20),
-  TAP_BURST: positiveInt(40),
-  FLUSH_INTERVAL_MS: positiveInt(1000),
-  MODERATION_QUEUE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
-  MODERATION_HOLD_THRESHOLD: z.coerce.number().min(0).max(1).default(0.9),
-  MODERATION_REPORTS_PER_HOUR: positiveInt(20),
-  MODERATION_IMAGE_CHECK: z
-    .enum(['on', 'off'])
-    .default('on')
-    .transform((value) => value === 'on'),
-});
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+    REDIS_URL: optionalUrl(['redis', 'rediss']),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[\w-]{1,40}$/, 'must be 1 to 40 letters, digits, _ or -')
+      .default('tapgram'),
+    // An explicit relative DATA_DIR stays relative to the cwd, as a command-line path would.
+    DATA_DIR: z
+      .string()
+      .default(DEFAULT_DATA_DIR)
+      .transform((dir) => path.resolve(dir)),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    ADMIN_USERNAMES: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((name) => name.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    /** Names the site in wallet sign-in messages; unset, only a loopback Host may sign in. */
+    PUBLIC_ORIGIN: originSchema.optional(),
+    TRUST_PROXY: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
+    SOCIAL_URL: z.string().url().default('https://x.com/tapgram'),
+    CHART_URL: z.string().url().default('https://dexscreener.com/solana'),
+    CONTRACT_ADDRESS: z.string().default('TapGram1111111111111111111111111111111111111'),
+    TAP_RATE_PER_SECOND: positiveInt(20),
+    TAP_BURST: positiveInt(40),
+    FLUSH_INTERVAL_MS: positiveInt(1000),
+    MODERATION_QUEUE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
+    MODERATION_HOLD_THRESHOLD: z.coerce.number().min(0).max(1).default(0.9),
+    MODERATION_REPORTS_PER_HOUR: positiveInt(20),
+    MODERATION_IMAGE_CHECK: z
+      .enum(['on', 'off'])
+      .default('on')
+      .transform((value) => value === 'on'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.MODERATION_HOLD_THRESHOLD < env.MODERATION_QUEUE_THRESHOLD) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MODERATION_HOLD_THRESHOLD'],
+        message: `must be at least MODERATION_QUEUE_THRESHOLD (${env.MODERATION_QUEUE_THRESHOLD}): a held post is also queued`,
+      });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -63,20 +117,30 @@ export interface Config extends Env {
 
 export class ConfigError extends Error {}
 
-/** Parses the environment once; a bad variable fails start-up with a message naming it. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = envSchema.safeParse(env);
+/** Hides a URL's password (scheme://user:password@host) before a value is shown. */
+const maskPassword = (value: string) =>
+  value.replace(/^([a-z][a-z\d+.-]*:\/\/[^:@/]*):.*@/i, '$1:***@');
+
+function shown(name: string, value: string | undefined): string {
+  if (SECRET_VARIABLES.has(name)) return '(value hidden)';
+  return JSON.stringify(maskPassword(value ?? ''));
+}
+
+/**
+ * Parses the environment once; a bad variable fails start-up with a message naming it. An empty
+ * or blank value means unset (docker compose passes `VAR=` for an unset `${VAR:-}`).
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const given = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
+  const result = envSchema.safeParse(given);
   if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) =>
-        `${issue.path.join('.')} ${JSON.stringify(env[String(issue.path[0])] ?? '')}: ${issue.message}`,
-    );
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${issue.path.join('.')} ${shown(name, given[name])}: ${issue.message}`;
+    });
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  const parsed = result.data;
-  return {
-    ...parsed,
-    DATA_DIR: path.resolve(parsed.DATA_DIR),
-    isProduction: parsed.NODE_ENV === 'production',
-  };
+  return { ...result.data, isProduction: result.data.NODE_ENV === 'production' };
 }

@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import pg from 'pg';
+import { openEmbeddedDatabase } from './embedded-db';
 import type { Logger } from './logger';
 
 // Counters are bigint columns; their values stay far below 2^53, so numbers are exact.
@@ -33,8 +32,6 @@ export async function withTransaction<T>(
   }
 }
 
-const EMBEDDED_CONNECTIONS = 8;
-
 /**
  * Opens the configured Postgres, or with no DATABASE_URL an embedded one (PGlite persisted under
  * DATA_DIR) served over the Postgres wire protocol so that the rest of the app uses the same pg code.
@@ -51,35 +48,5 @@ export async function openDatabase(
     pool.on('error', (err) => logger.error({ err }, 'idle database client error'));
     return { pool, kind: 'external', close: () => pool.end() };
   }
-
-  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite-socket'),
-  ]);
-  const dir = path.join(options.dataDir, 'pgdata');
-  await fs.mkdir(dir, { recursive: true });
-  const db = await PGlite.create(dir);
-  const server = new PGLiteSocketServer({
-    db,
-    host: '127.0.0.1',
-    port: 0,
-    maxConnections: EMBEDDED_CONNECTIONS,
-  });
-  await server.start();
-  const pool = new pg.Pool({
-    connectionString: `postgres://postgres@${server.getServerConn()}/postgres`,
-    // Below the socket server's limit, so that a migration or a check always finds a slot.
-    max: EMBEDDED_CONNECTIONS - 2,
-  });
-  pool.on('error', (err) => logger.error({ err }, 'idle database client error'));
-  logger.info({ dir }, 'embedded Postgres started');
-  return {
-    pool,
-    kind: 'embedded',
-    async close() {
-      await pool.end();
-      await server.stop();
-      await db.close();
-    },
-  };
+  return openEmbeddedDatabase(options.dataDir, logger);
 }

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { firstIssueMessage } from '@tapgram/shared';
@@ -72,11 +73,18 @@ function clientMessage(err: unknown, status: number): string {
   const type = (err as BodyParserError).type;
   if (type === 'entity.parse.failed') return 'Request body is not valid JSON';
   if (type === 'entity.too.large' || status === 413) return 'Request body is too large';
-  if (err instanceof Error && err.message) return err.message;
-  return 'Bad request';
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return 'Unsupported request body encoding';
+  }
+  // Other library errors may name files or internals: the status's own words only.
+  return STATUS_CODES[status] ?? 'Bad request';
 }
 
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
   const status = statusOf(err);
   if (status === undefined) {
     req.log.error({ err }, 'unhandled error');

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
+import { requestId } from './request-id';
 
 /** A JSON endpoint on the hottest path, served without the Express stack. */
 export type FastRoute = (request: {
@@ -36,15 +36,18 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
+        // Answer 413 and discard the rest, so that the client reads the answer (a reset would not).
+        req.off('data', onData);
+        req.resume();
         reject(new HttpError(413, 'Request body is too large'));
-        req.destroy();
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
@@ -93,7 +96,7 @@ export function withFastRoutes(
       return;
     }
     const started = performance.now();
-    const id = randomUUID();
+    const id = requestId(req);
     const body =
       req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve(undefined) : parseJson(req);
     body

@@ -10,6 +10,8 @@ export interface Feature {
   /** Hot endpoints served without the Express stack, keyed "METHOD /api/path". */
   fastRoutes?: Record<string, FastRoute>;
   attachSocket?(io: SocketServer): void;
+  /** Called at start-up, before the server listens (background work may go on after). */
+  start?(): Promise<void>;
   /** Called on shutdown after the HTTP server stopped accepting, before pools close. */
   close?(): Promise<void>;
 }

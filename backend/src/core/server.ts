@@ -50,34 +50,61 @@ export async function startServer(
     throw error;
   }
 
-  const secret = await resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
-  const features = [
-    ...(await createFeatures({ config, logger, db, redis, secret })),
-    ...(options.extraFeatures ?? []),
-  ];
-  const app = createApp({ config, logger, db: db.pool, redis, features, secret, webDir: WEB_DIR });
-  const fastRoutes = new Map(
-    features.flatMap((feature) => Object.entries(feature.fastRoutes ?? {})),
-  );
-  const httpServer = http.createServer(
-    withFastRoutes(app, fastRoutes, { logger, headers: captureHeaders(securityHeaders(config)) }),
-  );
-  const io = new SocketServer(httpServer, { serveClient: false });
+  const features: Feature[] = [];
   let adapterClients: Redis[] = [];
-  if (redis) {
-    adapterClients = [redis.duplicate(), redis.duplicate()];
-    io.adapter(
-      createAdapter(adapterClients[0], adapterClients[1], {
-        key: `${config.REDIS_PREFIX}:socket.io`,
-      }),
-    );
-  }
-  for (const feature of features) feature.attachSocket?.(io);
+  const closeServices = async () => {
+    for (const feature of features) await feature.close?.();
+    for (const client of [...adapterClients, ...(redis ? [redis] : [])]) {
+      await client.quit().catch(() => client.disconnect());
+    }
+    await db.close();
+  };
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(config.PORT, config.HOST, () => resolve());
-  });
+  let httpServer: http.Server;
+  let io: SocketServer;
+  try {
+    const secret = await resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
+    features.push(
+      ...(await createFeatures({ config, logger, db, redis, secret })),
+      ...(options.extraFeatures ?? []),
+    );
+    const app = createApp({
+      config,
+      logger,
+      db: db.pool,
+      redis,
+      features,
+      secret,
+      webDir: WEB_DIR,
+    });
+    const fastRoutes = new Map(
+      features.flatMap((feature) => Object.entries(feature.fastRoutes ?? {})),
+    );
+    httpServer = http.createServer(
+      withFastRoutes(app, fastRoutes, { logger, headers: captureHeaders(securityHeaders(config)) }),
+    );
+    io = new SocketServer(httpServer, { serveClient: false });
+    if (redis) {
+      adapterClients = [redis.duplicate(), redis.duplicate()];
+      io.adapter(
+        createAdapter(adapterClients[0], adapterClients[1], {
+          key: `${config.REDIS_PREFIX}:socket.io`,
+        }),
+      );
+    }
+    for (const feature of features) feature.attachSocket?.(io);
+    for (const feature of features) await feature.start?.();
+
+    const server = httpServer;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST, () => resolve());
+    });
+  } catch (error) {
+    // A failed start (the port in use, say) leaves nothing open behind it.
+    await closeServices().catch(() => undefined);
+    throw error;
+  }
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://localhost:${port}`;
 
@@ -92,11 +119,7 @@ export async function startServer(
       await stopped;
       clearTimeout(force);
       await new Promise<void>((resolve) => io.close(() => resolve()));
-      for (const feature of features) await feature.close?.();
-      for (const client of [...adapterClients, ...(redis ? [redis] : [])]) {
-        await client.quit().catch(() => client.disconnect());
-      }
-      await db.close();
+      await closeServices();
       logger.info('stopped');
     })();
     return closing;

@@ -1,5 +1,20 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/core/config';
+import { ConfigError, envSchema, loadConfig } from '../../src/core/config';
+
+const REPO_DATA_DIR = fileURLToPath(new URL('../../../data', import.meta.url));
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
 
 describe('configuration', () => {
   it('has working defaults with nothing set', () => {
@@ -9,6 +24,7 @@ describe('configuration', () => {
     expect(config.REDIS_URL).toBeUndefined();
     expect(config.DATA_DIR).toMatch(/data$/);
     expect(config.ADMIN_USERNAMES).toEqual([]);
+    expect(config.PUBLIC_ORIGIN).toBeUndefined();
   });
 
   it('names the bad variable', () => {
@@ -22,5 +38,101 @@ describe('configuration', () => {
     const config = loadConfig({ DATABASE_URL: '', ADMIN_USERNAMES: ' Alice, bob ,,' });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.ADMIN_USERNAMES).toEqual(['alice', 'bob']);
+  });
+
+  it('treats an empty (or blank) value as unset for every variable', () => {
+    const config = loadConfig({
+      SESSION_SECRET: '',
+      PORT: '',
+      HOST: ' ',
+      NODE_ENV: '',
+      LOG_LEVEL: '',
+      DATA_DIR: '',
+      REDIS_URL: '',
+      PUBLIC_ORIGIN: '',
+      TRUST_PROXY: '',
+      TAP_BURST: '',
+      MODERATION_HOLD_THRESHOLD: '',
+      SOCIAL_URL: '',
+    });
+    expect(config.SESSION_SECRET).toBeUndefined();
+    expect(config.PORT).toBe(3000);
+    expect(config.HOST).toBe('0.0.0.0');
+    expect(config.NODE_ENV).toBe('development');
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.DATA_DIR).toBe(REPO_DATA_DIR);
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.PUBLIC_ORIGIN).toBeUndefined();
+    expect(config.TRUST_PROXY).toBe(false);
+    expect(config.TAP_BURST).toBe(40);
+    expect(config.MODERATION_HOLD_THRESHOLD).toBe(0.9);
+    expect(config.SOCIAL_URL).toBe('https://x.com/tapgram');
+  });
+
+  it('never echoes the session secret, and masks the password of a URL', () => {
+    const secret = configError({ SESSION_SECRET: 'hunter2-but-short' });
+    expect(secret).toMatch(/SESSION_SECRET/);
+    expect(secret).not.toContain('hunter2');
+    const database = configError({ DATABASE_URL: 'mysql://app:s3cr3t-pw@db.internal/app' });
+    expect(database).toMatch(/DATABASE_URL "mysql:\/\/app:\*\*\*@db\.internal\/app"/);
+    expect(database).not.toContain('s3cr3t');
+    const redis = configError({ REDIS_URL: 'http://:r3d1s@cache:6379' });
+    expect(redis).toMatch(/REDIS_URL/);
+    expect(redis).not.toContain('r3d1s');
+  });
+
+  it('requires the hold threshold to be at least the queue threshold', () => {
+    const message = configError({
+      MODERATION_QUEUE_THRESHOLD: '0.8',
+      MODERATION_HOLD_THRESHOLD: '0.6',
+    });
+    expect(message).toMatch(/MODERATION_HOLD_THRESHOLD/);
+    expect(message).toMatch(/at least MODERATION_QUEUE_THRESHOLD \(0\.8\)/);
+    expect(
+      loadConfig({ MODERATION_QUEUE_THRESHOLD: '0.7', MODERATION_HOLD_THRESHOLD: '0.7' })
+        .MODERATION_HOLD_THRESHOLD,
+    ).toBe(0.7);
+  });
+
+  it('defaults DATA_DIR to the repository data directory whatever the working directory', () => {
+    const cwd = process.cwd();
+    const elsewhere = path.dirname(REPO_DATA_DIR);
+    try {
+      process.chdir(path.join(elsewhere, 'backend'));
+      const fromBackend = loadConfig({}).DATA_DIR;
+      process.chdir(elsewhere);
+      const fromRoot = loadConfig({}).DATA_DIR;
+      expect(fromBackend).toBe(REPO_DATA_DIR);
+      expect(fromRoot).toBe(REPO_DATA_DIR);
+      // An explicitly given relative directory stays relative to where the command runs.
+      expect(loadConfig({ DATA_DIR: 'var/tapgram' }).DATA_DIR).toBe(
+        path.join(elsewhere, 'var/tapgram'),
+      );
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('reads PUBLIC_ORIGIN as an origin, and refuses anything else', () => {
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://TapGram.example/' }).PUBLIC_ORIGIN).toBe(
+      'https://tapgram.example',
+    );
+    expect(loadConfig({ PUBLIC_ORIGIN: 'http://localhost:5173' }).PUBLIC_ORIGIN).toBe(
+      'http://localhost:5173',
+    );
+    for (const bad of ['tapgram.example', 'ftp://tapgram.example', 'https://tapgram.example/app']) {
+      expect(configError({ PUBLIC_ORIGIN: bad })).toMatch(/PUBLIC_ORIGIN/);
+    }
+  });
+
+  it('is documented whole: every variable in the README table and in .env.example', () => {
+    const root = path.dirname(REPO_DATA_DIR);
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    const example = fs.readFileSync(path.join(root, '.env.example'), 'utf8');
+    const inTable = new Set([...readme.matchAll(/^\| `([A-Z_]+)`/gm)].map((m) => m[1]));
+    const inExample = new Set([...example.matchAll(/^#? ?([A-Z_]+)=/gm)].map((m) => m[1]));
+    const variables = Object.keys(envSchema.shape).sort();
+    expect([...inTable].sort()).toEqual(variables);
+    expect([...inExample].sort()).toEqual(variables);
   });
 });

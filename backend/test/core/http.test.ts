@@ -15,6 +15,13 @@ function probeFeature() {
   router.get('/probe/crash', () => {
     throw new Error('secret internals: connection string postgres://user:pw@db');
   });
+  router.get('/probe/library-404', () => {
+    // What express.static and friends throw: a status, and a message naming files.
+    throw Object.assign(new Error("ENOENT: no such file or directory, stat '/srv/web/x.js'"), {
+      status: 404,
+      expose: false,
+    });
+  });
   router.get('/probe/crash-async', async () => {
     await Promise.resolve();
     throw new TypeError('undefined is not a function at /srv/app.ts:42');
@@ -89,5 +96,36 @@ describe('HTTP core', () => {
   it('applied the schema migrations', async () => {
     const { rows } = await server.db.pool.query<{ name: string }>('SELECT name FROM pgmigrations');
     expect(rows.map((r) => r.name)).toContain('1732300000000_initial-schema');
+  });
+
+  it("answers a library's 4xx with the status's own words, never its message", async () => {
+    const res = await request(server.url).get('/api/probe/library-404');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Not Found' });
+  });
+
+  it('answers a POST to a page with 404 JSON, not an HTML error page', async () => {
+    const res = await request(server.url).post('/no-such-page').send({});
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'No such endpoint: POST /no-such-page' });
+  });
+
+  it('answers an oversized body on the fast tap route with 413 {error}, not a reset', async () => {
+    const res = await request(server.url)
+      .post('/api/tap')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ padding: 'x'.repeat(200_000) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: 'Request body is too large' });
+  });
+
+  it("keeps a caller's request id on the fast route as on the others", async () => {
+    const [fast, express] = await Promise.all(
+      ['/api/tap', '/api/probe/validate'].map((path) =>
+        request(server.url).post(path).set('x-request-id', 'trace-123').send({}),
+      ),
+    );
+    expect(fast.headers['x-request-id']).toBe('trace-123');
+    expect(express.headers['x-request-id']).toBe('trace-123');
   });
 });

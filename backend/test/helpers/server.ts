@@ -10,6 +10,7 @@ import {
   dropRedisPrefix,
   postgresAnswers,
   redisAnswers,
+  TEST_DATABASE_URL,
   TEST_REDIS_URL,
   uniqueName,
 } from './services';
@@ -29,6 +30,10 @@ export interface TestServerOptions {
   extraFeatures?: Feature[];
   /** Reuse a database made by an earlier server (a restart, or two processes). */
   databaseUrl?: string;
+  /** Run on the embedded Postgres (no DATABASE_URL), as `npm start` does by default. */
+  embedded?: boolean;
+  /** Reuse the data directory of an earlier server (the embedded database, images, secret). */
+  dataDir?: string;
   redisPrefix?: string;
 }
 
@@ -40,18 +45,20 @@ let warned = false;
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const mode = options.mode ?? 'postgres';
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-test-'));
+  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-test-')));
   let databaseUrl = options.databaseUrl;
   let dropDatabase: (() => Promise<void>) | undefined;
-  if (!databaseUrl) {
+  if (!databaseUrl && !options.embedded) {
     if (await postgresAnswers()) {
       const scratch = await createScratchDatabase();
       databaseUrl = scratch.url;
       dropDatabase = scratch.drop;
+    } else if (process.env.CI) {
+      throw new Error(`The local Postgres (${TEST_DATABASE_URL}) does not answer: start it first.`);
     } else if (!warned) {
       warned = true;
       console.warn(
-        '\n*** The local Postgres (postgres://postgres@127.0.0.1:5432/test) does not answer: ' +
+        `\n*** The local Postgres (${TEST_DATABASE_URL}) does not answer: ` +
           'integration tests run on the embedded Postgres instead. ***\n',
       );
     }
@@ -86,7 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await server.close();
       if (mode === 'redis' && !options.redisPrefix) await dropRedisPrefix(redisPrefix);
       await dropDatabase?.();
-      await fs.rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,109 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { Database } from './db';
+import type { Logger } from './logger';
+
+// The socket server queues each protocol message, not each query cycle, so two connections would
+// interleave their Parse/Bind/Execute messages in PGlite's single session: one connection it is.
+// It stays open (no idle timeout), and a replacement starts with no prepared statements left over.
+const SOCKET_PORT = 5432;
+
+/** The embedded Postgres: PGlite under `dataDir`, reached by pg through a private unix socket. */
+export async function openEmbeddedDatabase(dataDir: string, logger: Logger): Promise<Database> {
+  const dir = path.join(dataDir, 'pgdata');
+  await fs.mkdir(dir, { recursive: true });
+  const releaseLock = await lockDataDir(dir);
+  const socketDir = await privateSocketDir(dataDir);
+  try {
+    const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite-socket'),
+    ]);
+    const db = await PGlite.create(dir);
+    // A unix socket in a directory only this user can enter: no other local user can connect.
+    const server = new PGLiteSocketServer({
+      db,
+      path: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
+      maxConnections: 2,
+    });
+    await server.start();
+    const pool = new pg.Pool({
+      host: socketDir,
+      port: SOCKET_PORT,
+      user: 'postgres',
+      database: 'postgres',
+      max: 1,
+      idleTimeoutMillis: 0,
+    });
+    pool.on('connect', (client) => {
+      client.query('DEALLOCATE ALL').catch((err: unknown) => {
+        logger.error({ err }, 'embedded Postgres: could not reset prepared statements');
+      });
+    });
+    pool.on('error', (err) => logger.error({ err }, 'idle database client error'));
+    logger.info({ dir }, 'embedded Postgres started');
+    return {
+      pool,
+      kind: 'embedded',
+      async close() {
+        await pool.end();
+        await server.stop();
+        await db.close();
+        await fs.rm(socketDir, { recursive: true, force: true });
+        await releaseLock();
+      },
+    };
+  } catch (error) {
+    await fs.rm(socketDir, { recursive: true, force: true });
+    await releaseLock();
+    throw error;
+  }
+}
+
+/** A directory only this user may enter; a unix socket path must stay under about 100 bytes. */
+async function privateSocketDir(dataDir: string): Promise<string> {
+  const dir = path.resolve(dataDir, 'run');
+  if (Buffer.byteLength(path.join(dir, `.s.PGSQL.${SOCKET_PORT}`)) > 100) {
+    return fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-pg-'));
+  }
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(dir, { mode: 0o700 });
+  return dir;
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite is a single-process Postgres: a second process opening the same files would corrupt
+ * them. A lock file holding the owner's pid keeps the server, `npm run migrate` and
+ * `npm run admin` from opening one data directory at once; a lock left by a dead process is taken over.
+ */
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  const lockPath = path.join(dir, 'tapgram.lock');
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      await fs.writeFile(lockPath, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(await fs.readFile(lockPath, 'utf8').catch(() => ''));
+      if (owner && processIsAlive(owner)) {
+        throw new Error(
+          `The embedded database in ${dir} is in use by process ${owner}: stop it first ` +
+            '(or set DATABASE_URL to use a PostgreSQL server).',
+        );
+      }
+      await fs.rm(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock the embedded database in ${dir}`);
+}
