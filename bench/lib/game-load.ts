@@ -1,4 +1,4 @@
-import { gameEvents, type LeaderboardUser, type TapBatchAck } from '@tapgram/shared';
+import { gameEvents, type LeaderboardUser, type TapBatch, type TapBatchAck } from '@tapgram/shared';
 import { io, type Socket } from 'socket.io-client';
 import { summarize } from './stats';
 
@@ -72,8 +72,14 @@ export async function connectAll(url: string, players: BenchPlayer[]): Promise<S
   return sockets;
 }
 
+// Batches are numbered per session, counting up from 1, as the game screen numbers them.
+const lastSeq = new Map<string, number>();
+
 function sendTaps(socket: Socket, sessionId: string, count: number): Promise<TapBatchAck> {
-  return socket.timeout(30_000).emitWithAck(gameEvents.tap, { sessionId, count });
+  const seq = (lastSeq.get(sessionId) ?? 0) + 1;
+  lastSeq.set(sessionId, seq);
+  const batch: TapBatch = { sessionId, count, seq };
+  return socket.timeout(30_000).emitWithAck(gameEvents.tap, batch);
 }
 
 /**

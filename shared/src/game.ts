@@ -62,12 +62,16 @@ export const leaderboardCountrySchema = z.object({
 export type LeaderboardCountry = z.infer<typeof leaderboardCountrySchema>;
 
 export const leaderboardQuerySchema = z.object({
-  limit: z.coerce
-    .number()
-    .int('limit must be an integer')
-    .min(1, 'limit must be at least 1')
-    .max(LEADERBOARD_MAX_LIMIT, `limit must be at most ${LEADERBOARD_MAX_LIMIT}`)
-    .default(LEADERBOARD_DEFAULT_LIMIT),
+  // `?limit=` (empty) means the default, as if it were left out.
+  limit: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number()
+      .int('limit must be an integer')
+      .min(1, 'limit must be at least 1')
+      .max(LEADERBOARD_MAX_LIMIT, `limit must be at most ${LEADERBOARD_MAX_LIMIT}`)
+      .default(LEADERBOARD_DEFAULT_LIMIT),
+  ),
 });
 
 export const rankResponseSchema = z.object({ rank: z.number().int().positive() });
@@ -81,11 +85,16 @@ export const MAX_TAPS_PER_BATCH = 100;
 export const tapBatchSchema = z.object({
   sessionId: idSchema,
   count: z.number().int().min(1).max(MAX_TAPS_PER_BATCH),
-  /** Makes a re-sent batch (after a reconnect) count once: a replay answers the first result. */
-  batchId: z.string().uuid().optional(),
+  /**
+   * The batch's number within its session, counting up from 1. A batch whose number is not above
+   * the last one counted (a re-send after a reconnect) is answered without counting it again, so
+   * the server remembers one number per session however many batches arrive.
+   */
+  seq: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type TapBatch = z.infer<typeof tapBatchSchema>;
 
+/** A counted batch is counted whole: taps above the player's rate refuse the batch (429). */
 export type TapBatchAck =
   | { ok: true; accepted: number; user: GameUser; session: GameSession }
   | { ok: false; status: number; error: string };

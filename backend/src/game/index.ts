@@ -27,7 +27,7 @@ export async function createGameFeature({
     store = new PostgresGameStore(repo, rateLimit);
   }
   const service = new GameService(store);
-  let detach: (() => void) | undefined;
+  let detach: (() => Promise<void>) | undefined;
   return {
     name: 'game',
     router: gameRouter(service, {
@@ -40,7 +40,7 @@ export async function createGameFeature({
       detach = attachGameChannel(io, { service, store, secret, logger });
     },
     async close() {
-      detach?.();
+      await detach?.();
       await store.close();
     },
   };

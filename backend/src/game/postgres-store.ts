@@ -4,28 +4,21 @@ import { TokenBuckets } from './token-bucket';
 
 const PUSH_INTERVAL_MS = 1000;
 const PRUNE_INTERVAL_MS = 60_000;
-const BATCH_MEMORY_MS = 600_000;
 
 /** Single-node store: every tap is one atomic statement on Postgres, rates are kept in memory. */
 export class PostgresGameStore implements GameStore {
   private readonly buckets: TokenBuckets;
   private readonly pruner: NodeJS.Timeout;
   private version = 0;
-  private pushedVersion = 0;
-  private lastPushAt = 0;
-  /** Recent batch ids and their outcome, so that a re-sent batch counts once. */
-  private readonly batches = new Map<string, { outcome: Promise<TapOutcome>; at: number }>();
+  private pushed = { version: 0, at: 0 };
+  private beforeClaim: { version: number; at: number } | undefined;
 
   constructor(
     private readonly repo: GameRepository,
     rateLimit: RateLimit,
   ) {
     this.buckets = new TokenBuckets(rateLimit);
-    this.pruner = setInterval(() => {
-      this.buckets.prune();
-      const cutoff = Date.now() - BATCH_MEMORY_MS;
-      for (const [id, batch] of this.batches) if (batch.at < cutoff) this.batches.delete(id);
-    }, PRUNE_INTERVAL_MS).unref();
+    this.pruner = setInterval(() => this.buckets.prune(), PRUNE_INTERVAL_MS).unref();
   }
 
   async createUser(username: string, country: string) {
@@ -47,45 +40,25 @@ export class PostgresGameStore implements GameStore {
     return this.repo.insertSession(userId);
   }
 
-  async tap(
-    userId: string,
-    sessionId: string,
-    count: number,
-    batchId?: string,
-  ): Promise<TapOutcome> {
-    if (!batchId) return this.tapOnce(userId, sessionId, count);
-    const key = `${sessionId}:${batchId}`;
-    const seen = this.batches.get(key);
-    if (seen) {
-      const first = await seen.outcome;
-      if (first.kind !== 'ok') return first;
-      const [user, session] = await Promise.all([
-        this.repo.findUser(userId),
-        this.repo.findSession(sessionId),
-      ]);
-      return user && session
-        ? { kind: 'ok', accepted: first.accepted, user, session }
-        : { kind: 'no-session' };
+  async tap(userId: string, sessionId: string, count: number, seq = 0): Promise<TapOutcome> {
+    const state = await this.repo.findSessionState(sessionId);
+    if (!state) return { kind: 'no-session' };
+    if (state.session.userId !== userId) return { kind: 'not-owner' };
+    if (seq > 0 && seq <= state.lastSeq) return this.replay(userId, sessionId, count);
+    if (!this.buckets.take(userId, count)) return { kind: 'rate-limited' };
+    const result = await this.repo
+      .addTaps(userId, sessionId, count, seq)
+      .catch((error: unknown) => {
+        this.buckets.refund(userId, count);
+        throw error;
+      });
+    if (!result) {
+      // A concurrent re-send of this batch was counted first (or the session has gone).
+      this.buckets.refund(userId, count);
+      return this.replay(userId, sessionId, count);
     }
-    const outcome = this.tapOnce(userId, sessionId, count);
-    this.batches.set(key, { outcome, at: Date.now() });
-    outcome.catch(() => this.batches.delete(key));
-    return outcome;
-  }
-
-  private async tapOnce(userId: string, sessionId: string, count: number): Promise<TapOutcome> {
-    const session = await this.repo.findSession(sessionId);
-    if (!session) return { kind: 'no-session' };
-    if (session.userId !== userId) return { kind: 'not-owner' };
-    const granted = this.buckets.take(userId, count);
-    if (granted === 0) return { kind: 'rate-limited' };
-    const result = await this.repo.addTaps(userId, sessionId, granted).catch((error: unknown) => {
-      this.buckets.refund(userId, granted);
-      throw error;
-    });
-    if (!result) return { kind: 'no-session' };
     this.version += 1;
-    return { kind: 'ok', accepted: granted, ...result };
+    return { kind: 'ok', accepted: count, ...result };
   }
 
   topUsers(limit: number) {
@@ -102,16 +75,32 @@ export class PostgresGameStore implements GameStore {
 
   async claimPush() {
     const now = Date.now();
-    if (this.version === this.pushedVersion || now - this.lastPushAt < PUSH_INTERVAL_MS)
+    if (this.version === this.pushed.version || now - this.pushed.at < PUSH_INTERVAL_MS) {
       return false;
-    this.pushedVersion = this.version;
-    this.lastPushAt = now;
+    }
+    this.beforeClaim = this.pushed;
+    this.pushed = { version: this.version, at: now };
     return true;
+  }
+
+  async releasePush() {
+    if (this.beforeClaim) this.pushed = this.beforeClaim;
+    this.beforeClaim = undefined;
   }
 
   async flush() {}
 
   async close() {
     clearInterval(this.pruner);
+  }
+
+  /** Answers a re-sent batch with the current totals, counting nothing. */
+  private async replay(userId: string, sessionId: string, count: number): Promise<TapOutcome> {
+    const [user, state] = await Promise.all([
+      this.repo.findUser(userId),
+      this.repo.findSessionState(sessionId),
+    ]);
+    if (!user || !state) return { kind: 'no-session' };
+    return { kind: 'ok', accepted: count, user, session: state.session };
   }
 }

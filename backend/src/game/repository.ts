@@ -7,6 +7,12 @@ const USER_COLUMNS = `id, username, country, total_points AS "totalPoints", tota
 const SESSION_COLUMNS = `id, user_id AS "userId", session_points AS "sessionPoints", session_taps AS "sessionTaps"`;
 const UNIQUE_VIOLATION = '23505';
 
+export interface FlushedTotals {
+  users: { id: string; points: number; taps: number }[];
+  sessions: { id: string; points: number; taps: number; seq: number }[];
+  countries: { country: string; points: number; taps: number }[];
+}
+
 /** The game's SQL. Both stores write through it; the Postgres store also reads through it. */
 export class GameRepository {
   constructor(private readonly db: Queryable) {}
@@ -42,25 +48,33 @@ export class GameRepository {
     return rows[0];
   }
 
-  async findSession(id: string): Promise<GameSession | null> {
-    const { rows } = await this.db.query<GameSession>(
-      `SELECT ${SESSION_COLUMNS} FROM game_sessions WHERE id = $1`,
+  /** The session and the number of the last tap batch counted for it. */
+  async findSessionState(id: string): Promise<{ session: GameSession; lastSeq: number } | null> {
+    const { rows } = await this.db.query<GameSession & { lastSeq: number }>(
+      `SELECT ${SESSION_COLUMNS}, last_seq AS "lastSeq" FROM game_sessions WHERE id = $1`,
       [id],
     );
-    return rows[0] ?? null;
+    if (!rows[0]) return null;
+    const { lastSeq, ...session } = rows[0];
+    return { session, lastSeq };
   }
 
-  /** Adds taps to the session, its player and the player's country in one statement. */
+  /**
+   * Adds a batch of taps to the session, its player and the player's country in one statement.
+   * A batch numbered `seq` (0: none) counts only above the session's last one; null otherwise.
+   */
   async addTaps(
     userId: string,
     sessionId: string,
     count: number,
+    seq: number,
   ): Promise<{ user: GameUser; session: GameSession } | null> {
     const { rows } = await this.db.query<{ user: GameUser; session: GameSession }>(
       `WITH s AS (
          UPDATE game_sessions
-            SET session_points = session_points + $3, session_taps = session_taps + $3, updated_at = now()
-          WHERE id = $2 AND user_id = $1
+            SET session_points = session_points + $3, session_taps = session_taps + $3,
+                last_seq = GREATEST(last_seq, $4), updated_at = now()
+          WHERE id = $2 AND user_id = $1 AND ($4::bigint = 0 OR last_seq < $4::bigint)
           RETURNING ${SESSION_COLUMNS}
        ), u AS (
          UPDATE game_users
@@ -76,7 +90,7 @@ export class GameRepository {
                 updated_at = now()
        )
        SELECT row_to_json(u) AS user, row_to_json(s) AS session FROM u, s`,
-      [userId, sessionId, count],
+      [userId, sessionId, count, seq],
     );
     return rows[0] ?? null;
   }
@@ -114,35 +128,33 @@ export class GameRepository {
     return rows[0].n;
   }
 
-  /** Writes absolute totals kept elsewhere (Redis); idempotent, so a retried flush is harmless. */
-  async writeTotals(totals: {
-    users: { id: string; points: number; taps: number }[];
-    sessions: { id: string; points: number; taps: number }[];
-    countries: { country: string; points: number; taps: number }[];
-  }): Promise<void> {
+  /**
+   * Writes absolute totals kept elsewhere (Redis). Totals only grow, so a row is written only when
+   * the new total is larger: a retried flush is harmless, and a slow flusher's older figures never
+   * overwrite a newer flusher's.
+   */
+  async writeTotals(totals: FlushedTotals): Promise<void> {
     const { users, sessions, countries } = totals;
-    const columns = <T>(rows: T[], pick: (row: T) => unknown) => rows.map(pick);
     if (users.length > 0) {
       await this.db.query(
         `UPDATE game_users AS g SET total_points = v.points, total_taps = v.taps, updated_at = now()
            FROM unnest($1::uuid[], $2::bigint[], $3::bigint[]) AS v(id, points, taps)
-          WHERE g.id = v.id AND (g.total_points, g.total_taps) <> (v.points, v.taps)`,
-        [
-          columns(users, (u) => u.id),
-          columns(users, (u) => u.points),
-          columns(users, (u) => u.taps),
-        ],
+          WHERE g.id = v.id AND g.total_taps < v.taps`,
+        [users.map((u) => u.id), users.map((u) => u.points), users.map((u) => u.taps)],
       );
     }
     if (sessions.length > 0) {
       await this.db.query(
-        `UPDATE game_sessions AS g SET session_points = v.points, session_taps = v.taps, updated_at = now()
-           FROM unnest($1::uuid[], $2::bigint[], $3::bigint[]) AS v(id, points, taps)
-          WHERE g.id = v.id`,
+        `UPDATE game_sessions AS g
+            SET session_points = v.points, session_taps = v.taps,
+                last_seq = GREATEST(g.last_seq, v.seq), updated_at = now()
+           FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[]) AS v(id, points, taps, seq)
+          WHERE g.id = v.id AND g.session_taps < v.taps`,
         [
-          columns(sessions, (s) => s.id),
-          columns(sessions, (s) => s.points),
-          columns(sessions, (s) => s.taps),
+          sessions.map((s) => s.id),
+          sessions.map((s) => s.points),
+          sessions.map((s) => s.taps),
+          sessions.map((s) => s.seq),
         ],
       );
     }
@@ -151,11 +163,12 @@ export class GameRepository {
         `INSERT INTO game_countries (country, total_points, total_taps)
          SELECT * FROM unnest($1::char(2)[], $2::bigint[], $3::bigint[])
          ON CONFLICT (country) DO UPDATE
-            SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps, updated_at = now()`,
+            SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps, updated_at = now()
+          WHERE game_countries.total_taps < EXCLUDED.total_taps`,
         [
-          columns(countries, (c) => c.country),
-          columns(countries, (c) => c.points),
-          columns(countries, (c) => c.taps),
+          countries.map((c) => c.country),
+          countries.map((c) => c.points),
+          countries.map((c) => c.taps),
         ],
       );
     }

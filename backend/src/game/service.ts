@@ -56,16 +56,19 @@ export class GameService {
     }
   }
 
-  /** Counts up to `count` taps for the player's session; refuses what the rate does not allow. */
+  /**
+   * Counts the player's batch of `count` taps whole, or refuses it (429) when the rate does not
+   * allow all of it. A re-sent batch (`seq` not above the last counted) answers without counting.
+   */
   async tap(
     player: string | null,
     userId: string,
     sessionId: string,
     count: number,
-    batchId?: string,
+    seq?: number,
   ): Promise<TapAccepted> {
     assertPlayer(player, userId);
-    const outcome = await this.store.tap(userId, sessionId, count, batchId);
+    const outcome = await this.store.tap(userId, sessionId, count, seq);
     switch (outcome.kind) {
       case 'ok':
         return { accepted: outcome.accepted, user: outcome.user, session: outcome.session };

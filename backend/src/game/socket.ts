@@ -12,7 +12,9 @@ import { playerFromCookieHeader } from './player-cookie';
 import type { GameService, LeaderboardSnapshot } from './service';
 import type { GameStore } from './store';
 
-const PUSH_CHECK_MS = 250;
+// Claims are at most one a second (the store's lock): a short tick keeps a change's push within
+// about a second of it.
+const PUSH_CHECK_MS = 100;
 
 function emitSnapshot(target: Pick<Socket, 'emit'>, snapshot: LeaderboardSnapshot) {
   target.emit(gameEvents.leaderboardUsers, snapshot.users);
@@ -27,7 +29,7 @@ function emitSnapshot(target: Pick<Socket, 'emit'>, snapshot: LeaderboardSnapsho
 export function attachGameChannel(
   io: SocketServer,
   deps: { service: GameService; store: GameStore; secret: string; logger: Logger },
-): () => void {
+): () => Promise<void> {
   const { service, store, secret, logger } = deps;
 
   io.on('connection', (socket) => {
@@ -46,8 +48,8 @@ export function attachGameChannel(
         return;
       }
       try {
-        const { sessionId, count, batchId } = batch.data;
-        const result = await service.tap(player, player ?? '', sessionId, count, batchId);
+        const { sessionId, count, seq } = batch.data;
+        const result = await service.tap(player, player ?? '', sessionId, count, seq);
         ack({ ok: true, ...result });
       } catch (error) {
         if (error instanceof HttpError) {
@@ -68,22 +70,30 @@ export function attachGameChannel(
     lastPushed.set(event, json);
     io.emit(event, payload);
   };
-  let pushing = false;
-  const timer = setInterval(async () => {
-    if (pushing) return;
-    pushing = true;
+  const pushChanges = async () => {
+    if (!(await store.claimPush())) return;
     try {
-      if (await store.claimPush()) {
-        const snapshot = await service.snapshot(LEADERBOARD_DEFAULT_LIMIT);
-        pushIfChanged(gameEvents.leaderboardUsers, snapshot.users);
-        pushIfChanged(gameEvents.leaderboardCountries, snapshot.countries);
-        pushIfChanged(gameEvents.milestone, snapshot.milestone);
-      }
-    } catch (err) {
-      logger.error({ err }, 'leaderboard push failed');
-    } finally {
-      pushing = false;
+      const snapshot = await service.snapshot(LEADERBOARD_DEFAULT_LIMIT);
+      pushIfChanged(gameEvents.leaderboardUsers, snapshot.users);
+      pushIfChanged(gameEvents.leaderboardCountries, snapshot.countries);
+      pushIfChanged(gameEvents.milestone, snapshot.milestone);
+    } catch (error) {
+      // Nothing was pushed: give the claim back so that the next tick tries again.
+      await store.releasePush();
+      throw error;
     }
+  };
+  let pushing: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    pushing ??= pushChanges()
+      .catch((err: unknown) => logger.error({ err }, 'leaderboard push failed'))
+      .finally(() => {
+        pushing = null;
+      });
   }, PUSH_CHECK_MS);
-  return () => clearInterval(timer);
+  // Stopping waits for a push under way, so that it never reaches a closed Redis connection.
+  return async () => {
+    clearInterval(timer);
+    await pushing;
+  };
 }

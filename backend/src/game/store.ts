@@ -17,15 +17,19 @@ export interface GameStore {
   rank(userId: string): Promise<number | null>;
   createSession(userId: string): Promise<GameSession>;
   /**
-   * Adds up to `count` taps to the player, the session and the country in one atomic step,
-   * as many as the player's rate allows. A batch id already seen answers its first result again.
+   * Counts a batch of `count` taps on the player, the session and the country in one atomic step:
+   * whole, or not at all when the player's rate does not allow all of it. A batch numbered `seq`
+   * not above the last one counted for the session is a re-send: it answers the current totals
+   * without counting again.
    */
-  tap(userId: string, sessionId: string, count: number, batchId?: string): Promise<TapOutcome>;
+  tap(userId: string, sessionId: string, count: number, seq?: number): Promise<TapOutcome>;
   topUsers(limit: number): Promise<LeaderboardUser[]>;
   topCountries(): Promise<LeaderboardCountry[]>;
   usersOver(points: number): Promise<number>;
   /** True at most once a second across every process, when something changed since the last push. */
   claimPush(): Promise<boolean>;
+  /** Gives back this process's last claim when its push failed, so that the next check retries. */
+  releasePush(): Promise<void>;
   /** Writes what is pending to Postgres (Redis mode); called periodically and on shutdown. */
   flush(): Promise<void>;
   close(): Promise<void>;

@@ -14,16 +14,16 @@ export class TokenBuckets {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes up to `wanted` tokens; answers how many were granted. */
-  take(key: string, wanted: number): number {
+  /** Takes `wanted` tokens if the bucket holds them all; takes none otherwise. */
+  take(key: string, wanted: number): boolean {
     const now = this.now();
     const bucket = this.buckets.get(key) ?? { tokens: this.limit.burst, at: now };
     const refilled = Math.min(
       this.limit.burst,
       bucket.tokens + ((now - bucket.at) / 1000) * this.limit.perSecond,
     );
-    const granted = Math.min(wanted, Math.floor(refilled));
-    this.buckets.set(key, { tokens: refilled - granted, at: now });
+    const granted = refilled >= wanted;
+    this.buckets.set(key, { tokens: granted ? refilled - wanted : refilled, at: now });
     return granted;
   }
 

@@ -1,7 +1,11 @@
 import { redisAvailable } from '../helpers/availability';
 import type { StorageMode } from '../helpers/server';
 
-/** The storage modes every game contract test runs in: Postgres always, Redis when it answers. */
+/**
+ * The storage modes every game contract test runs in: Postgres always, Redis when it answers.
+ * A Redis that does not answer fails the run in CI (redisAvailable throws when CI is set) and is
+ * left out with a loud warning elsewhere, never silently.
+ */
 export const storageModes: StorageMode[] = (await redisAvailable())
   ? ['postgres', 'redis']
   : ['postgres'];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makePlayer, tap } from './builders';
 import { storageModes } from './modes';
+import { connectGame, sendTaps } from './socket-client';
 
 describe.each(storageModes)('anti-cheat tap rate (%s mode)', (mode) => {
   let server: TestServer;
@@ -33,5 +34,25 @@ describe.each(storageModes)('anti-cheat tap rate (%s mode)', (mode) => {
     const [a, b] = [await makePlayer(server.url), await makePlayer(server.url)];
     await Promise.all(Array.from({ length: 10 }, () => tap(server.url, a)));
     expect((await tap(server.url, b)).status).toBe(200);
+  });
+
+  it('refuses a socket batch the rate does not allow whole, with 429, counting none of it', async () => {
+    const player = await makePlayer(server.url);
+    const socket = await connectGame(server.url, player.cookie);
+    const userTaps = async () =>
+      (await request(server.url).get(`/api/users/${player.user.id}`)).body.totalTaps;
+    try {
+      const tooFast = { ok: false, status: 429, error: 'Tapping too fast: slow down a little' };
+      expect(await sendTaps(socket, player.session.id, 6, 1)).toEqual(tooFast);
+      expect(await userTaps()).toBe(0);
+      expect(await sendTaps(socket, player.session.id, 5, 2)).toMatchObject({
+        ok: true,
+        accepted: 5,
+      });
+      expect(await sendTaps(socket, player.session.id, 2, 3)).toEqual(tooFast);
+      expect(await userTaps()).toBe(5);
+    } finally {
+      socket.disconnect();
+    }
   });
 });

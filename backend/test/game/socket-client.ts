@@ -1,4 +1,4 @@
-import { gameEvents, type TapBatchAck } from '@tapgram/shared';
+import { gameEvents, type TapBatch, type TapBatchAck } from '@tapgram/shared';
 import { io, type Socket } from 'socket.io-client';
 
 /** A game-channel client as a browser holds it: the player's cookie on the handshake. */
@@ -16,8 +16,15 @@ export async function connectGame(url: string, cookie?: string): Promise<Socket>
   return socket;
 }
 
-export function sendTaps(socket: Socket, sessionId: string, count: number): Promise<TapBatchAck> {
-  return socket.timeout(10_000).emitWithAck(gameEvents.tap, { sessionId, count });
+/** Sends a batch of taps, numbered `seq` in its session as the game screen numbers them. */
+export function sendTaps(
+  socket: Socket,
+  sessionId: string,
+  count: number,
+  seq?: number,
+): Promise<TapBatchAck> {
+  const batch: TapBatch = { sessionId, count, seq };
+  return socket.timeout(10_000).emitWithAck(gameEvents.tap, batch);
 }
 
 /** Resolves with the next payload of `event` that satisfies `accept`. */

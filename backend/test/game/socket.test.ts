@@ -62,19 +62,49 @@ describe.each(storageModes)('game channel (%s mode)', (mode) => {
     expect((await request(server.url).get(`/api/users/${player.user.id}`)).body.totalTaps).toBe(10);
   });
 
-  it('counts a re-sent batch once, answering its first result', async () => {
+  it('counts a re-sent batch once by its number in the session, answering the current totals', async () => {
     const player = await makePlayer(server.url);
     const socket = await connect(player.cookie);
-    const batchId = crypto.randomUUID();
-    const send = () =>
-      socket
-        .timeout(10_000)
-        .emitWithAck(gameEvents.tap, { sessionId: player.session.id, count: 4, batchId });
-    const [first, replay] = await Promise.all([send(), send()]);
+    const sessionId = player.session.id;
+    const [first, resent] = await Promise.all([
+      sendTaps(socket, sessionId, 4, 1),
+      sendTaps(socket, sessionId, 4, 1),
+    ]);
     expect(first).toMatchObject({ ok: true, accepted: 4 });
-    expect(replay).toMatchObject({ ok: true, accepted: 4, user: { totalPoints: 4 } });
-    expect(await send()).toMatchObject({ ok: true, accepted: 4, session: { sessionTaps: 4 } });
-    expect((await request(server.url).get(`/api/users/${player.user.id}`)).body.totalTaps).toBe(4);
+    expect(resent).toMatchObject({ ok: true, accepted: 4 });
+    expect(await sendTaps(socket, sessionId, 3, 2)).toMatchObject({
+      ok: true,
+      accepted: 3,
+      user: { totalPoints: 7 },
+    });
+    expect(await sendTaps(socket, sessionId, 4, 1)).toEqual({
+      ok: true,
+      accepted: 4,
+      user: { ...player.user, totalPoints: 7, totalTaps: 7 },
+      session: { ...player.session, sessionPoints: 7, sessionTaps: 7 },
+    });
+    expect((await request(server.url).get(`/api/users/${player.user.id}`)).body.totalTaps).toBe(7);
+  });
+
+  it('numbers batches per session: another session counts its own number 1', async () => {
+    const alice = await makePlayer(server.url);
+    const bob = await makePlayer(server.url);
+    const aliceSocket = await connect(alice.cookie);
+    const bobSocket = await connect(bob.cookie);
+    expect(await sendTaps(aliceSocket, alice.session.id, 2, 1)).toMatchObject({ accepted: 2 });
+    expect(await sendTaps(bobSocket, bob.session.id, 3, 1)).toMatchObject({
+      ok: true,
+      user: { totalPoints: 3 },
+    });
+    const second = await request(server.url)
+      .post('/api/sessions')
+      .set('Cookie', alice.cookie)
+      .send({ userId: alice.user.id });
+    expect(await sendTaps(aliceSocket, second.body.id, 5, 1)).toMatchObject({
+      ok: true,
+      user: { totalPoints: 7 },
+      session: { sessionTaps: 5 },
+    });
   });
 
   it('applies the same identity and validation rules as POST /api/tap', async () => {

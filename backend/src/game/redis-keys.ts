@@ -1,0 +1,29 @@
+/** The Redis keys of the game store, all under one prefix so that deployments can share a Redis. */
+export function gameKeys(base: string) {
+  return {
+    user: (id: string) => `${base}:user:${id}`,
+    session: (id: string) => `${base}:session:${id}`,
+    rate: (id: string) => `${base}:rate:${id}`,
+    users: `${base}:lb:users`,
+    countries: `${base}:lb:countries`,
+    countryTaps: `${base}:country-taps`,
+    dirtyUsers: `${base}:dirty:users`,
+    dirtySessions: `${base}:dirty:sessions`,
+    dirtyCountries: `${base}:dirty:countries`,
+    /** Ids a flusher has taken and not yet written, per flusher, so a crash loses none. */
+    flushing: (token: string) => ({
+      users: `${base}:flushing:${token}:users`,
+      sessions: `${base}:flushing:${token}:sessions`,
+      countries: `${base}:flushing:${token}:countries`,
+    }),
+    /** Tokens of the flushers that may hold taken ids. */
+    flushers: `${base}:flushers`,
+    version: `${base}:version`,
+    pushed: `${base}:pushed`,
+    pushLock: `${base}:push-lock`,
+    ready: `${base}:ready`,
+    rebuildLock: `${base}:rebuild-lock`,
+  };
+}
+
+export type GameKeys = ReturnType<typeof gameKeys>;

@@ -1,0 +1,103 @@
+import type { GameSession } from '@tapgram/shared';
+import type { Logger } from '../core/logger';
+import type { Redis } from '../core/redis';
+import type { GameKeys } from './redis-keys';
+import type { GameRepository } from './repository';
+
+export const SESSION_IDLE_TTL_S = 24 * 60 * 60;
+const REBUILD_LOCK_MS = 120_000;
+
+/**
+ * Puts back into Redis what it does not hold, from Postgres: everything when Redis has lost its
+ * data (a new or restarted Redis), or one player and session (an idle session expired).
+ */
+export class RedisRebuilder {
+  private rebuilding: Promise<void> | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly repo: GameRepository,
+    private readonly k: GameKeys,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Resolves once Redis holds the counters and both sorted sets; one rebuild at a time. */
+  ensureReady(): Promise<void> {
+    this.rebuilding ??= this.rebuildIfEmpty().finally(() => {
+      this.rebuilding = undefined;
+    });
+    return this.rebuilding;
+  }
+
+  async cacheSession(session: GameSession, lastSeq = 0): Promise<void> {
+    const key = this.k.session(session.id);
+    await this.redis
+      .multi()
+      .hsetnx(key, 'userId', session.userId)
+      .hsetnx(key, 'points', session.sessionPoints)
+      .hsetnx(key, 'taps', session.sessionTaps)
+      .hsetnx(key, 'seq', lastSeq)
+      .expire(key, SESSION_IDLE_TTL_S)
+      .exec();
+  }
+
+  /** Loads a player and a session from Postgres; false when either is unknown. */
+  async loadPlayer(userId: string, sessionId: string): Promise<boolean> {
+    const [user, state] = await Promise.all([
+      this.repo.findUser(userId),
+      this.repo.findSessionState(sessionId),
+    ]);
+    if (!user || !state) return false;
+    const key = this.k.user(user.id);
+    await this.redis
+      .multi()
+      .hsetnx(key, 'username', user.username)
+      .hsetnx(key, 'country', user.country)
+      .hsetnx(key, 'points', user.totalPoints)
+      .hsetnx(key, 'taps', user.totalTaps)
+      .zadd(this.k.users, 'NX', user.totalPoints, user.id)
+      .exec();
+    await this.cacheSession(state.session, state.lastSeq);
+    return true;
+  }
+
+  private async rebuildIfEmpty(): Promise<void> {
+    while (!(await this.redis.exists(this.k.ready))) {
+      const locked = await this.redis.set(this.k.rebuildLock, '1', 'PX', REBUILD_LOCK_MS, 'NX');
+      if (!locked) {
+        // Another process is rebuilding; wait for it.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
+      const started = Date.now();
+      let players = 0;
+      for await (const page of this.repo.allUsers()) {
+        const write = this.redis.pipeline();
+        for (const user of page) {
+          write.hset(this.k.user(user.id), {
+            username: user.username,
+            country: user.country,
+            points: user.totalPoints,
+            taps: user.totalTaps,
+          });
+          write.zadd(this.k.users, user.totalPoints, user.id);
+        }
+        await write.exec();
+        players += page.length;
+      }
+      const write = this.redis.pipeline();
+      for (const c of await this.repo.allCountries()) {
+        write.zadd(this.k.countries, c.totalPoints, c.country);
+        write.hset(this.k.countryTaps, c.country, c.totalTaps);
+      }
+      write.incr(this.k.version);
+      write.set(this.k.ready, '1');
+      write.del(this.k.rebuildLock);
+      await write.exec();
+      this.logger.info(
+        { players, ms: Date.now() - started },
+        'game counters rebuilt from Postgres',
+      );
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../src/core/db';
+import { createLogger } from '../../src/core/logger';
+import { RedisGameStore } from '../../src/game/redis-store';
+import { GameRepository, type FlushedTotals } from '../../src/game/repository';
+import { redisAvailable } from '../helpers/availability';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { TEST_REDIS_URL } from '../helpers/services';
+import { makePlayer, tap, type Player } from './builders';
+
+/** Real Postgres writes that wait until resumed: a flusher stalled (or killed) mid-flush. */
+class StalledRepository extends GameRepository {
+  readonly writing: Promise<void>;
+  private started!: () => void;
+  private resume!: () => void;
+  private readonly resumed = new Promise<void>((resolve) => {
+    this.resume = resolve;
+  });
+
+  constructor(db: Queryable) {
+    super(db);
+    this.writing = new Promise((resolve) => {
+      this.started = resolve;
+    });
+  }
+
+  override async writeTotals(totals: FlushedTotals): Promise<void> {
+    this.started();
+    await this.resumed;
+    await super.writeTotals(totals);
+  }
+
+  release(): void {
+    this.resume();
+  }
+}
+
+describe.runIf(await redisAvailable())('Redis flushers writing to Postgres', () => {
+  let server: TestServer;
+  const clients: Redis[] = [];
+  /** Another backend process's store on the same Redis and Postgres. */
+  const processStore = (repo: GameRepository) => {
+    const redis = new Redis(TEST_REDIS_URL);
+    clients.push(redis);
+    const rate = { perSecond: 20, burst: 40 };
+    return new RedisGameStore(redis, repo, rate, createLogger('silent'), server.redisPrefix);
+  };
+  const taps = async (player: Player, n: number) => {
+    for (let i = 0; i < n; i += 1) expect((await tap(server.url, player)).status).toBe(200);
+  };
+  const postgresTotals = async (player: Player) => {
+    const { rows } = await server.db.pool.query(
+      `SELECT u.total_taps AS user, s.session_taps AS session, coalesce(c.total_taps, 0) AS country
+         FROM game_users u
+         JOIN game_sessions s ON s.user_id = u.id
+         LEFT JOIN game_countries c ON c.country = u.country
+        WHERE s.id = $1`,
+      [player.session.id],
+    );
+    return rows[0];
+  };
+
+  beforeAll(async () => {
+    // The server's own flusher stays out of the way until it shuts down.
+    server = await startTestServer({ mode: 'redis', env: { FLUSH_INTERVAL_MS: '3600000' } });
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await server?.stop();
+  });
+
+  it('never lets a slow flusher write an older total over a newer one', async () => {
+    const player = await makePlayer(server.url, 'SE');
+    await taps(player, 3);
+    const stalled = new StalledRepository(server.db.pool);
+    const slow = processStore(stalled).flush();
+    await stalled.writing;
+
+    await taps(player, 2);
+    await processStore(new GameRepository(server.db.pool)).flush();
+    expect(await postgresTotals(player)).toEqual({ user: 5, session: 5, country: 5 });
+
+    stalled.release();
+    await slow;
+    expect(await postgresTotals(player)).toEqual({ user: 5, session: 5, country: 5 });
+  });
+
+  it('writes what a flusher took before its process died, once the next process starts', async () => {
+    const player = await makePlayer(server.url, 'FI');
+    await taps(player, 4);
+    const stalled = new StalledRepository(server.db.pool);
+    const dead = processStore(stalled).flush();
+    await stalled.writing;
+
+    const next = processStore(new GameRepository(server.db.pool));
+    await next.start(3_600_000);
+    await next.flush();
+    await next.close();
+    expect(await postgresTotals(player)).toEqual({ user: 4, session: 4, country: 4 });
+
+    // Had it only stalled, its late write would change nothing.
+    stalled.release();
+    await dead;
+    expect(await postgresTotals(player)).toEqual({ user: 4, session: 4, country: 4 });
+  });
+});
