@@ -1,22 +1,11 @@
-import { gameEvents, type GameSession, type GameUser } from '@tapgram/shared';
+import { gameEvents, type TapBatch, type TapBatchAck } from '@tapgram/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TapSender, type TapSenderOptions } from '../../src/features/game/tap-sender';
+import { deferred, makeGameSession, makeGameUser, okAck } from './builders';
+import { fakeSocket } from './fake-socket';
 
-const user: GameUser = { id: 'u', username: 'tapper', country: 'GB', totalPoints: 0, totalTaps: 0 };
-const session: GameSession = { id: 's', userId: 'u', sessionPoints: 0, sessionTaps: 0 };
-
-function fakeSocket(connected: boolean) {
-  const handlers = new Map<string, () => void>();
-  const emitWithAck = vi.fn();
-  return {
-    connected,
-    emitWithAck,
-    on: (event: string, handler: () => void) => handlers.set(event, handler),
-    off: (event: string) => handlers.delete(event),
-    timeout: () => ({ emitWithAck }),
-    fire: (event: string) => handlers.get(event)?.(),
-  };
-}
+const user = makeGameUser({ id: 'u' });
+const session = makeGameSession({ id: 's', userId: 'u' });
 
 function makeSender(socket: ReturnType<typeof fakeSocket>) {
   const onSettled = vi.fn();
@@ -32,6 +21,13 @@ function makeSender(socket: ReturnType<typeof fakeSocket>) {
   return { sender, onSettled, onError, postTap };
 }
 
+const sentBatches = (socket: ReturnType<typeof fakeSocket>) =>
+  socket.emitWithAck.mock.calls.map((call) => call[1] as TapBatch);
+
+function tapTimes(sender: TapSender, n: number, sessionId = 's') {
+  for (let i = 0; i < n; i += 1) sender.tap('u', sessionId);
+}
+
 beforeEach(() => {
   vi.useFakeTimers();
 });
@@ -40,13 +36,11 @@ afterEach(() => {
 });
 
 describe('TapSender', () => {
-  it('batches the taps of one window into one acknowledged message', async () => {
+  it('batches the taps of one window into one acknowledged message numbered 1', async () => {
     const socket = fakeSocket(true);
-    socket.emitWithAck.mockResolvedValue({ ok: true, accepted: 3, user, session });
+    socket.emitWithAck.mockResolvedValue(okAck(user, session, 3));
     const { sender, onSettled } = makeSender(socket);
-    sender.tap('u', 's');
-    sender.tap('u', 's');
-    sender.tap('u', 's');
+    tapTimes(sender, 3);
     expect(sender.unconfirmed).toBe(3);
     expect(socket.emitWithAck).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(150);
@@ -54,45 +48,101 @@ describe('TapSender', () => {
     expect(socket.emitWithAck).toHaveBeenCalledWith(gameEvents.tap, {
       sessionId: 's',
       count: 3,
-      batchId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      seq: 1,
     });
     expect(onSettled).toHaveBeenCalledWith({ user, session, accepted: 3, sent: 3 });
     expect(sender.unconfirmed).toBe(0);
   });
 
-  it('posts each tap over HTTP while the socket is down', async () => {
+  it('numbers the batches of a session 1, 2, 3 and starts again at 1 for a new session', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockResolvedValue(okAck(user, session, 1));
+    const { sender } = makeSender(socket);
+    for (let i = 0; i < 3; i += 1) {
+      sender.tap('u', 's');
+      await vi.advanceTimersByTimeAsync(150);
+    }
+    sender.tap('u', 's2');
+    await vi.advanceTimersByTimeAsync(150);
+    expect(sentBatches(socket).map((b) => [b.sessionId, b.seq])).toEqual([
+      ['s', 1],
+      ['s', 2],
+      ['s', 3],
+      ['s2', 1],
+    ]);
+  });
+
+  it('posts each tap over HTTP while the socket is down, counting those in flight', async () => {
     const socket = fakeSocket(false);
     const { sender, postTap, onSettled } = makeSender(socket);
-    sender.tap('u', 's');
-    sender.tap('u', 's');
-    sender.tap('u', 's');
+    const answer = deferred<{ user: typeof user; session: typeof session }>();
+    postTap.mockReturnValue(answer.promise);
+    tapTimes(sender, 3);
+    expect(sender.unconfirmed).toBe(3);
+    answer.resolve({ user, session });
     await vi.runAllTimersAsync();
     expect(postTap).toHaveBeenCalledTimes(3);
     expect(socket.emitWithAck).not.toHaveBeenCalled();
     expect(onSettled).toHaveBeenCalledTimes(3);
+    expect(sender.unconfirmed).toBe(0);
   });
 
-  it('re-sends an unanswered batch with the same id when the socket reconnects', async () => {
+  it('keeps an unanswered batch for the reconnect and re-sends it with the same seq', async () => {
     const socket = fakeSocket(true);
     socket.emitWithAck.mockImplementationOnce(() => {
       socket.connected = false;
       return Promise.reject(new Error('timeout'));
     });
     const { sender, onSettled } = makeSender(socket);
+    tapTimes(sender, 2);
+    await vi.advanceTimersByTimeAsync(150);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(socket.emitWithAck).toHaveBeenCalledTimes(1);
+    expect(sender.unconfirmed).toBe(2);
+    socket.emitWithAck.mockResolvedValueOnce(okAck(user, session, 2));
+    socket.reconnect();
+    await vi.runAllTimersAsync();
+    const [first, second] = sentBatches(socket);
+    expect(second).toEqual(first);
+    expect(onSettled).toHaveBeenCalledWith({ user, session, accepted: 2, sent: 2 });
+    expect(sender.unconfirmed).toBe(0);
+  });
+
+  it('settles a batch once when both its buffered send and its re-send are answered', async () => {
+    const socket = fakeSocket(true);
+    const buffered = deferred<TapBatchAck>();
+    const resent = deferred<TapBatchAck>();
+    socket.emitWithAck.mockReturnValueOnce(buffered.promise).mockReturnValueOnce(resent.promise);
+    const { sender, onSettled } = makeSender(socket);
+    tapTimes(sender, 4);
+    await vi.advanceTimersByTimeAsync(150);
+    socket.reconnect();
+    buffered.resolve(okAck(user, session, 4));
+    resent.resolve(okAck(user, session, 4));
+    await vi.runAllTimersAsync();
+    expect(socket.emitWithAck).toHaveBeenCalledTimes(2);
+    expect(onSettled).toHaveBeenCalledTimes(1);
+    expect(sender.unconfirmed).toBe(0);
+  });
+
+  it('re-sends a batch unanswered while connected once, ignoring superseded timeouts', async () => {
+    const socket = fakeSocket(true);
+    const first = deferred<TapBatchAck>();
+    const second = deferred<TapBatchAck>();
+    socket.emitWithAck.mockReturnValueOnce(first.promise).mockReturnValueOnce(second.promise);
+    const { sender } = makeSender(socket);
     sender.tap('u', 's');
     await vi.advanceTimersByTimeAsync(150);
-    expect(socket.emitWithAck).toHaveBeenCalledTimes(1);
+    socket.reconnect();
+    first.reject(new Error('operation has timed out'));
+    second.reject(new Error('operation has timed out'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentBatches(socket)).toEqual([
+      { sessionId: 's', count: 1, seq: 1 },
+      { sessionId: 's', count: 1, seq: 1 },
+      { sessionId: 's', count: 1, seq: 1 },
+    ]);
     expect(sender.unconfirmed).toBe(1);
-    socket.emitWithAck.mockResolvedValueOnce({ ok: true, accepted: 1, user, session });
-    socket.connected = true;
-    socket.fire('connect');
-    await vi.runAllTimersAsync();
-    const [first, second] = socket.emitWithAck.mock.calls.map(
-      (call) => call[1] as { batchId: string },
-    );
-    expect(second.batchId).toBe(first.batchId);
-    expect(onSettled).toHaveBeenCalledWith({ user, session, accepted: 1, sent: 1 });
-    expect(sender.unconfirmed).toBe(0);
   });
 
   it('reports a refused batch with its size', async () => {
@@ -103,12 +153,42 @@ describe('TapSender', () => {
       error: 'Tapping too fast: slow down a little',
     });
     const { sender, onError } = makeSender(socket);
-    sender.tap('u', 's');
-    sender.tap('u', 's');
+    tapTimes(sender, 2);
     await vi.advanceTimersByTimeAsync(150);
     expect(onError).toHaveBeenCalledWith(
       expect.objectContaining({ message: expect.stringMatching(/^429: /) }),
       2,
     );
+    expect(sender.unconfirmed).toBe(0);
+  });
+
+  it('sends the pending window at once when the page is hidden', () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockReturnValue(new Promise(() => undefined));
+    const { sender } = makeSender(socket);
+    tapTimes(sender, 2);
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    visibility.mockRestore();
+    expect(sentBatches(socket)).toEqual([{ sessionId: 's', count: 2, seq: 1 }]);
+    expect(sender.unconfirmed).toBe(2);
+  });
+
+  it('sends the pending window at once when the page is being unloaded', () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockReturnValue(new Promise(() => undefined));
+    const { sender } = makeSender(socket);
+    tapTimes(sender, 3);
+    window.dispatchEvent(new Event('pagehide'));
+    expect(sentBatches(socket)).toEqual([{ sessionId: 's', count: 3, seq: 1 }]);
+  });
+
+  it('stops listening to the page once disposed', () => {
+    const socket = fakeSocket(true);
+    const { sender } = makeSender(socket);
+    sender.tap('u', 's');
+    sender.dispose();
+    window.dispatchEvent(new Event('pagehide'));
+    expect(socket.emitWithAck).not.toHaveBeenCalled();
   });
 });

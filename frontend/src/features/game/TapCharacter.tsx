@@ -9,8 +9,10 @@ interface Burst {
 }
 
 /**
- * The character to tap. Pointer events cover mouse, pen and touch in one path, so a touch never
- * also fires a mouse tap; Space and Enter tap from the keyboard.
+ * The character to tap. Only pointer-down taps: it covers mouse, pen and touch in one path, so a
+ * touch never also fires a mouse tap; Space and Enter tap from the keyboard. While pressed it
+ * shows the pressed image and a ring pulse; each tap floats a "+1" for its own second. Every way a
+ * press can end (mouse-up, leave, touch-end, touch-cancel, their pointer twins, key-up) ends it.
  */
 export function TapCharacter({ onTap }: { onTap: () => void }) {
   const [pressed, setPressed] = useState(false);
@@ -58,14 +60,19 @@ export function TapCharacter({ onTap }: { onTap: () => void }) {
       onPointerUp={release}
       onPointerLeave={release}
       onPointerCancel={release}
+      onMouseUp={release}
+      onMouseLeave={release}
+      onTouchEnd={release}
+      onTouchCancel={release}
       onKeyDown={onKeyDown}
       onKeyUp={release}
       onContextMenu={(event) => event.preventDefault()}
     >
-      {ring > 0 && (
+      {pressed && (
         <span
           key={ring}
           aria-hidden="true"
+          data-testid="tap-ring"
           className="pointer-events-none absolute inset-0 animate-ring rounded-full border-8 border-amber-300"
         />
       )}
@@ -81,6 +88,7 @@ export function TapCharacter({ onTap }: { onTap: () => void }) {
         <span
           key={burst.id}
           aria-hidden="true"
+          data-testid="plus-one"
           className="pointer-events-none absolute top-1/4 animate-float-up text-4xl font-black text-amber-200 drop-shadow"
           style={{ left: `${burst.x}%` }}
         >

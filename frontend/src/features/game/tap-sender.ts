@@ -1,4 +1,10 @@
-import { gameEvents, type GameSession, type GameUser, type TapBatchAck } from '@tapgram/shared';
+import {
+  gameEvents,
+  type GameSession,
+  type GameUser,
+  type TapBatch,
+  type TapBatchAck,
+} from '@tapgram/shared';
 import type { Socket } from 'socket.io-client';
 
 export interface TapSettled {
@@ -20,21 +26,23 @@ export interface TapSenderOptions {
   ackTimeoutMs?: number;
 }
 
-interface Batch {
-  batchId: string;
-  sessionId: string;
-  count: number;
+interface Batch extends Required<TapBatch> {
+  /** Only the newest emit of a batch may re-send it on a timeout; older ones are superseded. */
+  attempt: number;
 }
 
 /**
  * Sends taps: batched over the game socket when it is connected (one message per short window,
- * acknowledged with the new totals), one POST per tap when it is not. A batch whose answer was
- * lost is sent again with the same id on reconnect, and the server counts it once.
+ * acknowledged with the new totals), one POST per tap when it is not. Batches are numbered per
+ * session; one whose answer was lost is sent again with its number on reconnect, and the server
+ * counts it once. The first answer settles a batch; any later answer to it is a duplicate.
  */
 export class TapSender {
   private pending: { userId: string; sessionId: string; count: number } | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly unacked = new Map<string, Batch>();
+  private readonly unacked = new Set<Batch>();
+  private readonly lastSeq = new Map<string, number>();
+  private posting = 0;
   private readonly windowMs: number;
   private readonly ackTimeoutMs: number;
 
@@ -42,17 +50,23 @@ export class TapSender {
     this.windowMs = options.windowMs ?? 150;
     this.ackTimeoutMs = options.ackTimeoutMs ?? 5000;
     options.socket.on('connect', this.resend);
+    // A hidden page may be frozen or closed before the window ends: send its taps now.
+    window.addEventListener('pagehide', this.flushPending);
+    document.addEventListener('visibilitychange', this.onVisibilityChange);
   }
 
   dispose(): void {
     this.options.socket.off('connect', this.resend);
+    window.removeEventListener('pagehide', this.flushPending);
+    document.removeEventListener('visibilitychange', this.onVisibilityChange);
     if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
-  /** Taps waiting for an answer: shown at once, so the counters never lag behind the finger. */
+  /** Taps not yet answered: shown at once, so the counters never lag behind the finger. */
   get unconfirmed(): number {
-    let n = this.pending?.count ?? 0;
-    for (const batch of this.unacked.values()) n += batch.count;
+    let n = (this.pending?.count ?? 0) + this.posting;
+    for (const batch of this.unacked) n += batch.count;
     return n;
   }
 
@@ -65,17 +79,24 @@ export class TapSender {
     if (this.pending && this.pending.sessionId !== sessionId) this.flushPending();
     this.pending ??= { userId, sessionId, count: 0 };
     this.pending.count += 1;
-    this.timer ??= setTimeout(() => this.flushPending(), this.windowMs);
+    this.timer ??= setTimeout(this.flushPending, this.windowMs);
   }
 
   private post(userId: string, sessionId: string) {
+    this.posting += 1;
     this.options.postTap(userId, sessionId).then(
-      ({ user, session }) => this.options.onSettled({ user, session, accepted: 1, sent: 1 }),
-      (error: Error) => this.options.onError(error, 1),
+      ({ user, session }) => {
+        this.posting -= 1;
+        this.options.onSettled({ user, session, accepted: 1, sent: 1 });
+      },
+      (error: Error) => {
+        this.posting -= 1;
+        this.options.onError(error, 1);
+      },
     );
   }
 
-  private flushPending() {
+  private readonly flushPending = () => {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const pending = this.pending;
@@ -85,40 +106,48 @@ export class TapSender {
       for (let i = 0; i < pending.count; i += 1) this.post(pending.userId, pending.sessionId);
       return;
     }
-    const batch = {
-      batchId: crypto.randomUUID(),
-      sessionId: pending.sessionId,
-      count: pending.count,
-    };
-    this.unacked.set(batch.batchId, batch);
+    const seq = (this.lastSeq.get(pending.sessionId) ?? 0) + 1;
+    this.lastSeq.set(pending.sessionId, seq);
+    const batch: Batch = { sessionId: pending.sessionId, count: pending.count, seq, attempt: 0 };
+    this.unacked.add(batch);
     this.send(batch);
-  }
+  };
+
+  private readonly onVisibilityChange = () => {
+    if (document.visibilityState === 'hidden') this.flushPending();
+  };
 
   private send(batch: Batch) {
+    batch.attempt += 1;
+    const attempt = batch.attempt;
+    const { sessionId, count, seq } = batch;
     this.options.socket
       .timeout(this.ackTimeoutMs)
-      .emitWithAck(gameEvents.tap, batch)
+      .emitWithAck(gameEvents.tap, { sessionId, count, seq } satisfies TapBatch)
       .then(
-        (ack: TapBatchAck) => {
-          this.unacked.delete(batch.batchId);
-          if (ack.ok) {
-            const { user, session, accepted } = ack;
-            this.options.onSettled({ user, session, accepted, sent: batch.count });
-          } else {
-            this.options.onError(
-              new Error(`${ack.status}: ${JSON.stringify({ error: ack.error })}`),
-              batch.count,
-            );
-          }
-        },
+        (ack: TapBatchAck) => this.settle(batch, ack),
         () => {
-          // No answer: keep the batch; it goes again, with its id, when the socket reconnects.
-          if (this.options.socket.connected) this.send(batch);
+          // No answer: keep the batch. While connected it goes again now, otherwise on reconnect.
+          const current = this.unacked.has(batch) && batch.attempt === attempt;
+          if (current && this.options.socket.connected) this.send(batch);
         },
       );
   }
 
+  private settle(batch: Batch, ack: TapBatchAck) {
+    if (!this.unacked.delete(batch)) return;
+    if (ack.ok) {
+      const { user, session, accepted } = ack;
+      this.options.onSettled({ user, session, accepted, sent: batch.count });
+    } else {
+      this.options.onError(
+        new Error(`${ack.status}: ${JSON.stringify({ error: ack.error })}`),
+        batch.count,
+      );
+    }
+  }
+
   private readonly resend = () => {
-    for (const batch of this.unacked.values()) this.send(batch);
+    for (const batch of this.unacked) this.send(batch);
   };
 }

@@ -9,6 +9,7 @@ import { gameKeys } from './queries';
 import { gameStorage } from './storage';
 import { TapSender, type TapSettled } from './tap-sender';
 import { playTapSound } from './tap-sound';
+import { useRefreshAfterTap } from './use-refresh-after-tap';
 
 export type GameStatus = 'loading' | 'needs-user' | 'ready';
 
@@ -17,10 +18,18 @@ interface Player {
   session: GameSession;
 }
 
-const REFRESH_THROTTLE_MS = 1000;
-
 async function json<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
+}
+
+/** Spec section 8: whatever the cause (a 429 included), a tap that was not counted says this. */
+function reportTapFailure(error: Error) {
+  console.error('Tap failed', error);
+  toast({
+    title: 'Error',
+    description: 'Failed to register tap. Please try again.',
+    variant: 'destructive',
+  });
 }
 
 async function openSession(user: GameUser): Promise<Player> {
@@ -43,7 +52,6 @@ export function useGame() {
   const [player, setPlayer] = useState<Player | null>(null);
   const [unconfirmed, setUnconfirmed] = useState(0);
   const [soundOn, setSoundOn] = useState(gameStorage.sound);
-  const lastRefresh = useRef(0);
 
   useEffect(() => {
     const storedId = gameStorage.userId();
@@ -70,24 +78,10 @@ export function useGame() {
     };
   }, []);
 
-  const refreshAfterTap = useCallback(
-    (userId: string) => {
-      const now = Date.now();
-      if (now - lastRefresh.current < REFRESH_THROTTLE_MS) return;
-      lastRefresh.current = now;
-      void queryClient.invalidateQueries({ queryKey: gameKeys.rank(userId) });
-      // The game channel pushes the boards; without it, ask for them.
-      if (!gameSocket().connected) {
-        void queryClient.invalidateQueries({ queryKey: gameKeys.users });
-        void queryClient.invalidateQueries({ queryKey: gameKeys.countries });
-      }
-    },
-    [queryClient],
-  );
-
+  const refreshAfterTap = useRefreshAfterTap();
   const sender = useRef<TapSender | null>(null);
   useEffect(() => {
-    const created = new TapSender({
+    const created: TapSender = new TapSender({
       socket: gameSocket(),
       postTap: async (userId, sessionId) =>
         json<Player>(
@@ -99,24 +93,20 @@ export function useGame() {
             sessionTaps: 0,
           }),
         ),
-      onSettled: ({ user, session, sent }: TapSettled) => {
-        setUnconfirmed((n) => Math.max(0, n - sent));
+      onSettled: ({ user, session, accepted, sent }: TapSettled) => {
+        // The server's totals hold the counted taps; what it refused leaves the counters here.
+        setUnconfirmed(created.unconfirmed);
         // Answers can arrive out of order; keep the newest totals.
         setPlayer((current) =>
           current && current.user.totalTaps > user.totalTaps ? current : { user, session },
         );
+        if (accepted < sent)
+          reportTapFailure(new Error(`${sent - accepted} of ${sent} taps refused`));
         refreshAfterTap(user.id);
       },
-      onError: (error, sent) => {
-        setUnconfirmed((n) => Math.max(0, n - sent));
-        console.error('Tap failed', error);
-        toast({
-          title: 'Error',
-          description: error.message.startsWith('429')
-            ? errorMessage(error)
-            : 'Failed to register tap. Please try again.',
-          variant: 'destructive',
-        });
+      onError: (error) => {
+        setUnconfirmed(created.unconfirmed);
+        reportTapFailure(error);
       },
     });
     sender.current = created;
@@ -157,8 +147,11 @@ export function useGame() {
       setStatus('needs-user');
       return;
     }
-    setUnconfirmed((n) => n + 1);
-    sender.current?.tap(player.user.id, player.session.id);
+    const current = sender.current;
+    if (current) {
+      current.tap(player.user.id, player.session.id);
+      setUnconfirmed(current.unconfirmed);
+    }
     if (soundOn) playTapSound();
   }, [player, soundOn]);
 

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { countryFlag, countryName } from '../game/countries';
 import { useSocketConnected } from '../game/game-socket';
 import {
@@ -15,6 +16,21 @@ export function LeaderboardScreen() {
   const users = useLeaderboardUsers();
   const countries = useLeaderboardCountries();
   const milestone = useMilestone();
+  // Stable rows while the data is unchanged, so a board compares only real updates.
+  const userRows = useMemo(
+    () => users.data?.map((u) => ({ key: u.id, label: u.username, points: u.totalPoints })),
+    [users.data],
+  );
+  const countryRows = useMemo(
+    () =>
+      countries.data?.map((c) => ({
+        key: c.country,
+        label: countryName(c.country),
+        icon: countryFlag(c.country),
+        points: c.totalPoints,
+      })),
+    [countries.data],
+  );
   return (
     <main className="flex h-screen flex-col gap-[2vh] overflow-hidden bg-slate-950 p-[3vh] text-white">
       <header className="flex items-center justify-between">
@@ -36,21 +52,8 @@ export function LeaderboardScreen() {
         </div>
       </header>
       <div className="flex min-h-0 flex-1 gap-[3vh]">
-        <LiveBoard
-          title="Top Players"
-          empty="No players yet!"
-          rows={users.data?.map((u) => ({ key: u.id, label: u.username, points: u.totalPoints }))}
-        />
-        <LiveBoard
-          title="Top Countries"
-          empty="No countries yet!"
-          rows={countries.data?.map((c) => ({
-            key: c.country,
-            label: countryName(c.country),
-            icon: countryFlag(c.country),
-            points: c.totalPoints,
-          }))}
-        />
+        <LiveBoard title="Top Players" empty="No players yet!" rows={userRows} />
+        <LiveBoard title="Top Countries" empty="No countries yet!" rows={countryRows} />
       </div>
     </main>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 
 export interface BoardRow {
   key: string;
@@ -8,13 +8,21 @@ export interface BoardRow {
 }
 
 const SLOTS = 10;
+/** How long a row that moved up or gained points stays highlighted. */
+export const CHANGE_HIGHLIGHT_MS = 1200;
 
-/** Remembers which rows moved up or gained points since the last render, for a short highlight. */
+type Change = 'up' | 'points';
+
+/**
+ * Remembers which rows moved up or gained points since the last change, for a short highlight.
+ * The reset timer lives in a ref: a render that changes nothing must not cancel it.
+ */
 function useChanges(rows: BoardRow[]) {
   const previous = useRef(new Map<string, { index: number; points: number }>());
-  const [changed, setChanged] = useState<Map<string, 'up' | 'points'>>(new Map());
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const [changed, setChanged] = useState<Map<string, Change>>(new Map());
   useEffect(() => {
-    const next = new Map<string, 'up' | 'points'>();
+    const next = new Map<string, Change>();
     rows.forEach((row, index) => {
       const before = previous.current.get(row.key);
       if (before && index < before.index) next.set(row.key, 'up');
@@ -23,9 +31,10 @@ function useChanges(rows: BoardRow[]) {
     previous.current = new Map(rows.map((row, index) => [row.key, { index, points: row.points }]));
     if (next.size === 0) return;
     setChanged(next);
-    const timer = setTimeout(() => setChanged(new Map()), 1200);
-    return () => clearTimeout(timer);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setChanged(new Map()), CHANGE_HIGHLIGHT_MS);
   }, [rows]);
+  useEffect(() => () => clearTimeout(timer.current), []);
   return changed;
 }
 
@@ -42,7 +51,7 @@ export function LiveBoard({
   rows: BoardRow[] | undefined;
   empty: string;
 }) {
-  const top = (rows ?? []).slice(0, SLOTS);
+  const top = useMemo(() => (rows ?? []).slice(0, SLOTS), [rows]);
   const changed = useChanges(top);
   return (
     <section className="flex min-h-0 flex-1 flex-col rounded-3xl bg-white/5 p-[2vh] ring-1 ring-white/10">
@@ -59,6 +68,7 @@ export function LiveBoard({
             <li
               key={row.key}
               data-testid="board-row"
+              data-change={change}
               className={`absolute inset-x-0 flex h-[10%] items-center gap-[2vh] rounded-2xl px-[2vh] transition-all duration-700 ease-out ${
                 index === 0 ? 'bg-amber-400/20 ring-2 ring-amber-300/60' : ''
               } ${change === 'up' ? 'bg-emerald-400/25' : ''} ${change === 'points' ? 'bg-sky-400/10' : ''}`}

@@ -1,0 +1,53 @@
+import type {
+  GameSession,
+  GameUser,
+  LeaderboardCountry,
+  LeaderboardUser,
+  TapBatchAck,
+} from '@tapgram/shared';
+
+let sequence = 0;
+const nextId = () => {
+  sequence += 1;
+  return `00000000-0000-4000-9000-${String(sequence).padStart(12, '0')}`;
+};
+
+export function makeGameUser(overrides: Partial<GameUser> = {}): GameUser {
+  return {
+    id: nextId(),
+    username: 'tapper',
+    country: 'GB',
+    totalPoints: 0,
+    totalTaps: 0,
+    ...overrides,
+  };
+}
+
+export function makeGameSession(overrides: Partial<GameSession> = {}): GameSession {
+  return { id: nextId(), userId: nextId(), sessionPoints: 0, sessionTaps: 0, ...overrides };
+}
+
+/** The answer to a counted batch. */
+export function okAck(user: GameUser, session: GameSession, accepted: number): TapBatchAck {
+  return { ok: true, accepted, user, session };
+}
+
+export function makeLeaderboardUser(overrides: Partial<LeaderboardUser> = {}): LeaderboardUser {
+  const id = overrides.id ?? nextId();
+  return { id, username: `player-${id.slice(-4)}`, totalPoints: 0, ...overrides };
+}
+
+export function makeLeaderboardCountry(country: string, totalPoints: number): LeaderboardCountry {
+  return { country, totalPoints };
+}
+
+/** A promise the test settles later, to look at the state while an answer is awaited. */
+export function deferred<T>() {
+  let resolve: (value: T) => void = () => undefined;
+  let reject: (error: Error) => void = () => undefined;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}

@@ -1,0 +1,54 @@
+import type { GameSession, GameUser, LeaderboardCountry, LeaderboardUser } from '@tapgram/shared';
+import { vi } from 'vitest';
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/** What the stubbed game server answers; a test changes it between steps. */
+export interface GameApi {
+  user: GameUser;
+  session: GameSession;
+  rank: number;
+  users: LeaderboardUser[];
+  countries: LeaderboardCountry[];
+  /** The answer to POST /api/tap; by default the tap is counted. */
+  tap?: () => Response;
+}
+
+/** Replaces fetch with the game's calls of spec section 7, answered from `api`. */
+export function stubGameApi(api: GameApi) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const method = init?.method ?? 'GET';
+    const path = new URL(String(input), 'http://localhost').pathname;
+    const route = `${method} ${path}`;
+    if (route === `GET /api/users/${api.user.id}`) return json(api.user);
+    if (route === `GET /api/users/${api.user.id}/rank`) return json({ rank: api.rank });
+    if (route === 'POST /api/sessions') return json(api.session, 201);
+    if (route === 'POST /api/tap')
+      return api.tap?.() ?? json({ user: api.user, session: api.session });
+    if (route === 'GET /api/leaderboard/users') return json(api.users);
+    if (route === 'GET /api/leaderboard/countries') return json(api.countries);
+    if (route === 'GET /api/milestone/100k') return json({ usersOver100k: 0 });
+    if (route === 'GET /api/game/config') {
+      return json({
+        socialUrl: 'https://x.test',
+        chartUrl: 'https://c.test',
+        contractAddress: 'CA',
+      });
+    }
+    return json({ error: `No stub for ${route}` }, 500);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    calls: (method: string, path: string) =>
+      fetchMock.mock.calls.filter(
+        ([input, init]) =>
+          (init?.method ?? 'GET') === method &&
+          new URL(String(input), 'http://localhost').pathname === path,
+      ).length,
+  };
+}

@@ -1,0 +1,137 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GamePage } from '../../src/features/game/GamePage';
+import { gameStorage } from '../../src/features/game/storage';
+import { dismiss } from '../../src/hooks/use-toast';
+import { Providers } from '../../src/Providers';
+import { makeGameSession, makeGameUser, makeLeaderboardUser, okAck } from './builders';
+import { fakeSocket } from './fake-socket';
+import { json, stubGameApi, type GameApi } from './game-api';
+
+const socket = fakeSocket(true);
+vi.mock('socket.io-client', () => ({ io: () => socket }));
+
+const FAILED = 'Failed to register tap. Please try again.';
+let api: GameApi;
+
+const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+const tile = (label: string) => screen.getByTestId(`stat-${label}`);
+
+function tap(times = 1) {
+  const character = screen.getByTestId('tap-character');
+  for (let i = 0; i < times; i += 1) {
+    fireEvent.pointerDown(character);
+    fireEvent.pointerUp(character);
+  }
+}
+
+async function renderGame() {
+  stubGameApi(api);
+  gameStorage.save(api.user.id, api.session.id);
+  render(
+    <MemoryRouter>
+      <Providers>
+        <GamePage />
+      </Providers>
+    </MemoryRouter>,
+  );
+  await advance(50);
+  expect(tile('Rank')).toHaveTextContent(`#${api.rank}`);
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  socket.connected = true;
+  socket.emitWithAck.mockReset();
+  const user = makeGameUser({ totalPoints: 40, totalTaps: 40 });
+  api = {
+    user,
+    session: makeGameSession({ userId: user.id }),
+    rank: 5,
+    users: [],
+    countries: [],
+  };
+});
+
+afterEach(async () => {
+  await act(async () => {
+    dismiss();
+    await vi.advanceTimersByTimeAsync(1000);
+  });
+  cleanup();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe('a tap that is not counted', () => {
+  it('shows the spec error toast for a refused batch and leaves the counters', async () => {
+    socket.emitWithAck.mockResolvedValue({
+      ok: false,
+      status: 429,
+      error: 'Tapping too fast: slow down a little',
+    });
+    await renderGame();
+    tap(3);
+    expect(tile('Session')).toHaveTextContent('3');
+    await advance(200);
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(screen.getByText(FAILED)).toBeInTheDocument();
+    expect(screen.queryByText(/Tapping too fast/)).not.toBeInTheDocument();
+    expect(console.error).toHaveBeenCalledWith('Tap failed', expect.any(Error));
+    expect(tile('Session')).toHaveTextContent('0');
+    expect(tile('Total Taps')).toHaveTextContent('40');
+  });
+
+  it('shows the same toast when the per-tap call is refused while the socket is down', async () => {
+    socket.connected = false;
+    api.tap = () => json({ error: 'Tapping too fast: slow down a little' }, 429);
+    await renderGame();
+    tap();
+    await advance(50);
+    expect(screen.getByText(FAILED)).toBeInTheDocument();
+    expect(tile('Session')).toHaveTextContent('0');
+  });
+
+  it('shows the toast and only the counted taps when an answer accepts part of a batch', async () => {
+    await renderGame();
+    const user = { ...api.user, totalPoints: 41, totalTaps: 41 };
+    const session = { ...api.session, sessionPoints: 1, sessionTaps: 1 };
+    socket.emitWithAck.mockResolvedValue(okAck(user, session, 1));
+    tap(3);
+    await advance(200);
+    expect(screen.getByText(FAILED)).toBeInTheDocument();
+    expect(tile('Session')).toHaveTextContent('1');
+    expect(tile('Total Taps')).toHaveTextContent('41');
+  });
+});
+
+describe('refreshing after taps', () => {
+  it('refreshes the rank once more at the end of a burst', async () => {
+    socket.emitWithAck.mockImplementation(async () => okAck(api.user, api.session, 1));
+    await renderGame();
+    tap();
+    await advance(200);
+    api.rank = 2;
+    tap();
+    await advance(200);
+    await advance(1000);
+    expect(tile('Rank')).toHaveTextContent('#2');
+  });
+
+  it('refreshes the leaderboards once more at the end of a burst while the socket is down', async () => {
+    socket.connected = false;
+    await renderGame();
+    expect(screen.getByText('No players yet!')).toBeInTheDocument();
+    tap();
+    await advance(50);
+    api.users = [makeLeaderboardUser({ id: api.user.id, username: 'tapper', totalPoints: 42 })];
+    tap();
+    await advance(50);
+    await advance(1000);
+    expect(screen.getByText('tapper')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,85 @@
+import { gameEvents, type LeaderboardCountry, type LeaderboardUser } from '@tapgram/shared';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LeaderboardScreen } from '../../src/features/leaderboard/LeaderboardScreen';
+import { Providers } from '../../src/Providers';
+import { makeLeaderboardCountry, makeLeaderboardUser } from '../game/builders';
+import { fakeSocket } from '../game/fake-socket';
+import { json } from '../game/game-api';
+
+const socket = fakeSocket(true);
+vi.mock('socket.io-client', () => ({ io: () => socket }));
+
+function stubBoards(users: LeaderboardUser[], countries: LeaderboardCountry[]) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const path = String(input);
+      if (path === '/api/leaderboard/users') return json(users);
+      if (path === '/api/leaderboard/countries') return json(countries);
+      if (path === '/api/milestone/100k') return json({ usersOver100k: 1 });
+      return json({ error: `No stub for ${path}` }, 500);
+    }),
+  );
+}
+
+const players = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    makeLeaderboardUser({ username: `player${i + 1}`, totalPoints: 1000 - i }),
+  );
+
+const board = (title: string) => within(screen.getByRole('list', { name: title }));
+
+beforeEach(() => {
+  socket.connected = true;
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('LeaderboardScreen', () => {
+  it('shows the top 10 players and the top countries with names and flags', async () => {
+    stubBoards(players(12), [makeLeaderboardCountry('GB', 900), makeLeaderboardCountry('XX', 5)]);
+    render(<LeaderboardScreen />, { wrapper: Providers });
+    expect(await board('Top Players').findByText('player1')).toBeInTheDocument();
+    expect(board('Top Players').getAllByTestId('board-row')).toHaveLength(10);
+    expect(board('Top Players').queryByText('player11')).not.toBeInTheDocument();
+    const countries = board('Top Countries').getAllByTestId('board-row');
+    expect(countries[0]).toHaveTextContent('🇬🇧');
+    expect(countries[0]).toHaveTextContent('United Kingdom');
+    expect(countries[1]).toHaveTextContent('🌍');
+    expect(countries[1]).toHaveTextContent('XX');
+  });
+
+  it('says it is live while connected and reconnecting while not', async () => {
+    stubBoards([], []);
+    render(<LeaderboardScreen />, { wrapper: Providers });
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    act(() => {
+      socket.disconnect();
+    });
+    expect(screen.getByText('Reconnecting…')).toBeInTheDocument();
+    act(() => {
+      socket.connect();
+    });
+    expect(screen.getByText('Live')).toBeInTheDocument();
+  });
+
+  it('updates the boards on a push of the game channel', async () => {
+    stubBoards(players(2), []);
+    render(<LeaderboardScreen />, { wrapper: Providers });
+    expect(await board('Top Players').findByText('player1')).toBeInTheDocument();
+    expect(board('Top Countries').getByText('No countries yet!')).toBeInTheDocument();
+    act(() => {
+      socket.push(gameEvents.leaderboardUsers, [
+        makeLeaderboardUser({ username: 'newcomer', totalPoints: 5000 }),
+        ...players(2),
+      ]);
+      socket.push(gameEvents.leaderboardCountries, [makeLeaderboardCountry('US', 5000)]);
+    });
+    expect(await board('Top Players').findByText('newcomer')).toBeInTheDocument();
+    expect(board('Top Players').getAllByTestId('board-row')[0]).toHaveTextContent(/^1newcomer/);
+    expect(board('Top Countries').getByText('United States')).toBeInTheDocument();
+  });
+});
