@@ -14,6 +14,7 @@ export const messages = {
   usernameTooLong: 'Username must be 20 characters or less',
   usernameCharacters: 'Username can only contain letters, numbers, underscores, and hyphens',
   usernameTaken: 'Username already taken',
+  usernameReserved: 'Usernames starting with wallet_ are reserved for wallet accounts',
   countryCode: 'Country must be a two-letter country code',
   fillAllFields: 'Please fill in all fields',
   bioTooLong: `Bio must be ${BIO_MAX_LENGTH} characters or less`,

@@ -30,6 +30,8 @@ export class SessionStore {
     res.cookie(SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
+      // Secure whenever the request came over HTTPS; behind a TLS-terminating proxy that needs
+      // TRUST_PROXY=true, so that req.secure sees X-Forwarded-Proto.
       secure: req.secure,
       expires,
       path: '/',
@@ -59,6 +61,14 @@ export class SessionStore {
       [digest(token)],
     );
     return rows[0] ?? null;
+  }
+
+  /** Deletes sessions past their expiry; they no longer sign anyone in. */
+  async deleteExpired(now: Date = new Date()): Promise<number> {
+    const { rowCount } = await this.db.query('DELETE FROM auth_sessions WHERE expires_at <= $1', [
+      now,
+    ]);
+    return rowCount ?? 0;
   }
 }
 

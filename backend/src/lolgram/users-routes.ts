@@ -10,18 +10,18 @@ import {
 import { Router, type Request } from 'express';
 import { parseInput } from '../core/errors';
 import type { SessionStore, Viewer } from './sessions';
+import type { SignInSite } from './sign-in-site';
 import { singleImage } from './upload';
 import type { UsersService } from './users-service';
 import { requireViewer } from './viewer';
-import type { WalletAuth } from './wallet-auth';
 
-const host = (req: Request) => req.headers.host ?? '';
-const origin = (req: Request) => `${req.protocol}://${host(req)}`;
+const client = (req: Request) => req.ip ?? 'unknown';
 
 export function usersRouter(
   service: UsersService,
   sessions: SessionStore,
-  wallet: WalletAuth,
+  /** The site wallet sign-in messages name, from configuration (see sign-in-site.ts). */
+  signInSite: (req: Request) => SignInSite,
   isAdmin: (viewer: Viewer) => boolean,
 ): Router {
   const router = Router();
@@ -33,7 +33,7 @@ export function usersRouter(
         body.username,
         body.walletAddress,
         body.proof,
-        host(req),
+        signInSite(req),
       );
       await sessions.start(res, req, user.id, 'wallet');
       res.status(201).json(user);
@@ -47,7 +47,7 @@ export function usersRouter(
 
   router.post('/users/login', async (req, res) => {
     const { username, password } = parseInput(loginBodySchema, req.body);
-    const user = await service.login(username, password, req.ip ?? 'unknown');
+    const user = await service.login(username, password, client(req));
     await sessions.start(res, req, user.id, 'password');
     res.json(user);
   });
@@ -64,12 +64,12 @@ export function usersRouter(
 
   router.post('/auth/wallet/nonce', async (req, res) => {
     const { address } = parseInput(walletNonceBodySchema, req.body);
-    res.json(await wallet.issue(address, host(req), origin(req)));
+    res.json(await service.issueSignIn(address, signInSite(req), client(req)));
   });
 
   router.post('/auth/wallet/login', async (req, res) => {
     const { proof } = parseInput(walletLoginBodySchema, req.body);
-    const user = await service.walletLogin(proof, host(req));
+    const user = await service.walletLogin(proof, signInSite(req));
     await sessions.start(res, req, user.id, 'wallet');
     res.json(user);
   });

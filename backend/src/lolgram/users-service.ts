@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { messages, walletUsername, type LolgramUser, type SignInProof } from '@tapgram/shared';
+import {
+  messages,
+  WALLET_USERNAME_PREFIX,
+  walletUsername,
+  type LolgramUser,
+  type SignInProof,
+} from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../core/db';
 import {
+  ConflictError,
   ForbiddenError,
   NotFoundError,
   TooManyRequestsError,
@@ -12,8 +19,10 @@ import {
 import type { FailureLimiter } from './failure-limiter';
 import type { ImageStore } from './images/image-store';
 import { processImage } from './images/image-pipeline';
+import type { LoginGuard } from './login-guard';
 import { hashPassword, verifyPassword } from './passwords';
 import type { Viewer } from './sessions';
+import type { SignInSite } from './sign-in-site';
 import type { UsersRepository } from './users-repository';
 import type { WalletAuth } from './wallet-auth';
 
@@ -22,7 +31,9 @@ export interface UsersServiceDeps {
   users: UsersRepository;
   wallet: WalletAuth;
   images: ImageStore;
-  loginFailures: FailureLimiter;
+  loginGuard: LoginGuard;
+  /** Wallet sign-in requests per client address: each one stores a row. */
+  nonceLimiter: FailureLimiter;
   adminUsernames: string[];
 }
 
@@ -31,10 +42,15 @@ export class UsersService {
   constructor(private readonly deps: UsersServiceDeps) {}
 
   private roleFor(username: string): 'user' | 'admin' {
-    return this.deps.adminUsernames.includes(username.toLowerCase()) ? 'admin' : 'user';
+    return this.isAdminName(username) ? 'admin' : 'user';
+  }
+
+  private isAdminName(username: string): boolean {
+    return this.deps.adminUsernames.includes(username.toLowerCase());
   }
 
   async createWithPassword(username: string, password: string): Promise<LolgramUser> {
+    assertNotWalletName(username);
     const passwordHash = await hashPassword(password);
     return this.deps.users.create({
       username,
@@ -44,13 +60,12 @@ export class UsersService {
     });
   }
 
-  async createWithWallet(username: string, address: string, proof: SignInProof, host: string) {
-    if (proof.input.address !== address)
-      throw new UnauthorizedError('Wallet sign-in refused: another address');
+  async createWithWallet(username: string, address: string, proof: SignInProof, site: SignInSite) {
     if (username !== walletUsername(address)) {
       throw new ValidationError(`A wallet account's username is ${walletUsername(address)}`);
     }
-    await this.deps.wallet.verify(proof, host);
+    const proven = await this.deps.wallet.verify(proof, site);
+    if (proven !== address) throw new UnauthorizedError('Wallet sign-in refused: another address');
     return this.deps.users.create({
       username,
       passwordHash: null,
@@ -60,25 +75,24 @@ export class UsersService {
   }
 
   async login(username: string, password: string, client: string): Promise<LolgramUser> {
-    const key = `${client}|${username.toLowerCase()}`;
-    if (this.deps.loginFailures.blocked(key)) {
-      throw new TooManyRequestsError(
-        'Too many failed sign-in attempts. Try again in a few minutes.',
-      );
-    }
+    const succeeded = this.deps.loginGuard.begin(client, username);
     const credentials = await this.deps.users.credentials(username);
     const ok = await verifyPassword(credentials?.passwordHash ?? null, password);
     const user = ok && credentials ? await this.deps.users.byId(credentials.id) : null;
-    if (!user) {
-      this.deps.loginFailures.fail(key);
-      throw new UnauthorizedError(messages.invalidCredentials);
-    }
-    this.deps.loginFailures.reset(key);
+    if (!user) throw new UnauthorizedError(messages.invalidCredentials);
+    succeeded();
     return user;
   }
 
-  async walletLogin(proof: SignInProof, host: string): Promise<LolgramUser> {
-    const address = await this.deps.wallet.verify(proof, host);
+  issueSignIn(address: string, site: SignInSite, client: string) {
+    if (!this.deps.nonceLimiter.take(client.slice(0, 64))) {
+      throw new TooManyRequestsError('Too many sign-in requests. Try again in a few minutes.');
+    }
+    return this.deps.wallet.issue(address, site);
+  }
+
+  async walletLogin(proof: SignInProof, site: SignInSite): Promise<LolgramUser> {
+    const address = await this.deps.wallet.verify(proof, site);
     const user = await this.deps.users.byWallet(address);
     if (!user) throw new NotFoundError(messages.userNotFound);
     return user;
@@ -109,6 +123,14 @@ export class UsersService {
     bio: string,
   ): Promise<LolgramUser> {
     assertSelf(viewer, id, 'You can only edit your own profile');
+    const current = await this.byId(id);
+    // A wallet account may keep (or get back) its own wallet_ name; nobody else may take one.
+    const ownWalletName =
+      current.walletAddress !== null && username === walletUsername(current.walletAddress);
+    if (username !== current.username && !ownWalletName) assertNotWalletName(username);
+    // A listed admin name is kept for whoever signs up with it: a rename cannot claim it.
+    const renamed = username.toLowerCase() !== current.username.toLowerCase();
+    if (renamed && this.isAdminName(username)) throw new ConflictError(messages.usernameTaken);
     return this.get(this.deps.users.updateProfile(id, username, bio));
   }
 
@@ -144,6 +166,13 @@ export class UsersService {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
+
+/** wallet_ names belong to wallet accounts: a taken one would block its wallet from signing up. */
+function assertNotWalletName(username: string) {
+  if (username.toLowerCase().startsWith(WALLET_USERNAME_PREFIX)) {
+    throw new ValidationError(messages.usernameReserved);
+  }
+}
 
 function assertSelf(viewer: Viewer, id: string, message: string) {
   if (viewer.id !== id) throw new ForbiddenError(message);

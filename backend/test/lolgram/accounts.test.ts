@@ -7,7 +7,7 @@ import { makeAccount, makeName } from './builders';
 describe('LOLGram accounts and sessions', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ env: { ADMIN_USERNAMES: 'Chief_One, chief_two' } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -173,5 +173,58 @@ describe('LOLGram accounts and sessions', () => {
       .put(`/api/lolgram/users/${alice.user.id}`)
       .send({ username: bob.user.username, bio: '' });
     expect(taken.status).toBe(409);
+  });
+
+  it('reserves the wallet_ prefix, in any case, for wallet accounts: sign-up and rename answer 400', async () => {
+    for (const username of ['wallet_AbCdEfGh', 'WALLET_abcdefgh', 'Wallet_x']) {
+      const res = await request(server.url)
+        .post('/api/lolgram/users/create')
+        .send({ username, password: 'long enough' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: 'Usernames starting with wallet_ are reserved for wallet accounts',
+      });
+    }
+    const { agent, user } = await makeAccount(server.url);
+    const rename = await agent
+      .put(`/api/lolgram/users/${user.id}`)
+      .send({ username: 'Wallet_9xYz1234', bio: '' });
+    expect(rename.status).toBe(400);
+    expect(rename.body.error).toMatch(/reserved for wallet accounts/);
+    expect((await request(server.url).get(`/api/lolgram/users/${user.id}`)).body.username).toBe(
+      user.username,
+    );
+  });
+
+  it('refuses a rename to a name listed in ADMIN_USERNAMES, in any case, as taken', async () => {
+    const { agent, user } = await makeAccount(server.url);
+    for (const username of ['chief_one', 'CHIEF_TWO']) {
+      const res = await agent.put(`/api/lolgram/users/${user.id}`).send({ username, bio: '' });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ error: 'Username already taken' });
+    }
+    const { rows } = await server.db.pool.query(
+      'SELECT username, role FROM lolgram_users WHERE id = $1',
+      [user.id],
+    );
+    expect(rows[0]).toEqual({ username: user.username, role: 'user' });
+  });
+
+  it('makes an account created with a listed name an admin, who may keep that name when editing', async () => {
+    const admin = await makeAccount(server.url, 'Chief_Two');
+    const { rows } = await server.db.pool.query('SELECT role FROM lolgram_users WHERE id = $1', [
+      admin.user.id,
+    ]);
+    expect(rows[0].role).toBe('admin');
+    const plain = await makeAccount(server.url);
+    const { rows: plainRows } = await server.db.pool.query(
+      'SELECT role FROM lolgram_users WHERE id = $1',
+      [plain.user.id],
+    );
+    expect(plainRows[0].role).toBe('user');
+    const edit = await admin.agent
+      .put(`/api/lolgram/users/${admin.user.id}`)
+      .send({ username: 'Chief_Two', bio: 'in charge' });
+    expect(edit.status).toBe(200);
   });
 });

@@ -95,25 +95,94 @@ describe('Sign-In With Solana', () => {
     const victim = new TestWallet();
     const attacker = new TestWallet();
     await createWalletUser(victim);
+    const login = (proof: unknown) =>
+      request(server.url).post('/api/lolgram/auth/wallet/login').send({ proof });
     // The attacker signs a request issued for the victim's address with its own key.
-    const stolen = attacker.sign(await nonce(victim.address));
-    expect(
-      (await request(server.url).post('/api/lolgram/auth/wallet/login').send({ proof: stolen }))
-        .status,
-    ).toBe(401);
-    const claimed = { ...stolen, input: { ...stolen.input }, output: { ...stolen.output } };
+    expect((await login(attacker.sign(await nonce(victim.address)))).status).toBe(401);
     const otherSite = victim.sign(await nonce(victim.address), { domain: 'evil.example' });
-    expect(
-      (await request(server.url).post('/api/lolgram/auth/wallet/login').send({ proof: otherSite }))
-        .status,
-    ).toBe(401);
+    expect((await login(otherSite)).status).toBe(401);
     const proof = victim.sign(await nonce(victim.address));
-    const forged = { ...proof, input: { ...proof.input, statement: 'Something else' } };
-    expect(
-      (await request(server.url).post('/api/lolgram/auth/wallet/login').send({ proof: forged }))
-        .status,
-    ).toBe(401);
-    expect(claimed.input.address).toBe(victim.address);
+    const signature = Buffer.from(proof.output.signature, 'base64');
+    signature[0] ^= 0xff;
+    const forged = {
+      ...proof,
+      output: { ...proof.output, signature: signature.toString('base64') },
+    };
+    expect((await login(forged)).status).toBe(401);
+  });
+
+  it.each([
+    ['statement', { statement: 'Approve a transfer of everything you own.' }],
+    ['uri', { uri: 'https://evil.example' }],
+    ['issuedAt', { issuedAt: '2001-01-01T00:00:00.000Z' }],
+    ['expirationTime', { expirationTime: '2999-01-01T00:00:00.000Z' }],
+  ])(
+    'refuses a signed text whose %s differs from what the server issued',
+    async (_field, tamper) => {
+      const wallet = new TestWallet();
+      await createWalletUser(wallet);
+      const agent = request.agent(server.url);
+      const issued = await nonce(wallet.address, agent);
+      // Both the signed message and the client's copy carry the change: only the server's stored
+      // request can tell.
+      const res = await agent
+        .post('/api/lolgram/auth/wallet/login')
+        .send({ proof: wallet.sign(issued, tamper) });
+      expect(res.status).toBe(401);
+      // The refused attempt did not spend the nonce: the genuine signature still signs in, once.
+      const genuine = wallet.sign(issued);
+      expect(
+        (await agent.post('/api/lolgram/auth/wallet/login').send({ proof: genuine })).status,
+      ).toBe(200);
+    },
+  );
+
+  it('checks the signed text against the stored request, not the copy the client sends back', async () => {
+    const wallet = new TestWallet();
+    const { res: created } = await createWalletUser(wallet);
+    const proof = wallet.sign(await nonce(wallet.address));
+    // The client's copy is ignored except for its nonce: the signature over the issued text counts.
+    const relabelled = { ...proof, input: { ...proof.input, statement: 'Something else' } };
+    const res = await request(server.url)
+      .post('/api/lolgram/auth/wallet/login')
+      .send({ proof: relabelled });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(created.body.id);
+  });
+
+  it('refuses to issue or accept a sign-in request for a spoofed Host when PUBLIC_ORIGIN is unset', async () => {
+    const wallet = new TestWallet();
+    const spoofed = await request(server.url)
+      .post('/api/lolgram/auth/wallet/nonce')
+      .set('Host', 'evil.example')
+      .send({ address: wallet.address });
+    expect(spoofed.status).toBe(403);
+    expect(spoofed.body.error).toMatch(/PUBLIC_ORIGIN must be set/);
+    const { proof } = await createWalletUser(new TestWallet());
+    const login = await request(server.url)
+      .post('/api/lolgram/auth/wallet/login')
+      .set('Host', 'localhost.evil.example')
+      .send({ proof });
+    expect(login.status).toBe(403);
+    const loopback = await request(server.url)
+      .post('/api/lolgram/auth/wallet/nonce')
+      .set('Host', `localhost:${server.port}`)
+      .send({ address: wallet.address });
+    expect(loopback.status).toBe(200);
+    expect(loopback.body).toMatchObject({
+      domain: `localhost:${server.port}`,
+      uri: `http://localhost:${server.port}`,
+    });
+  });
+
+  it('lets a wallet account keep its own wallet_ name when it edits its bio', async () => {
+    const wallet = new TestWallet();
+    const { agent, res } = await createWalletUser(wallet);
+    const edit = await agent
+      .put(`/api/lolgram/users/${res.body.id}`)
+      .send({ username: res.body.username, bio: 'gm' });
+    expect(edit.status).toBe(200);
+    expect(edit.body).toMatchObject({ username: res.body.username, bio: 'gm' });
   });
 
   it('refuses to create a wallet account under another name', async () => {
@@ -125,5 +194,42 @@ describe('Sign-In With Solana', () => {
       proof: wallet.sign(await nonce(wallet.address, agent)),
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe('Sign-In With Solana behind a configured PUBLIC_ORIGIN', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PUBLIC_ORIGIN: 'https://tapgram.example/' } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('names the configured site whatever Host the request carries, and signs in with it', async () => {
+    const wallet = new TestWallet();
+    const agent = request.agent(server.url);
+    const issued = await agent
+      .post('/api/lolgram/auth/wallet/nonce')
+      .set('Host', 'evil.example')
+      .send({ address: wallet.address });
+    expect(issued.status).toBe(200);
+    expect(issued.body).toMatchObject({
+      domain: 'tapgram.example',
+      uri: 'https://tapgram.example',
+    });
+    const created = await agent.post('/api/lolgram/users/create').send({
+      username: `wallet_${wallet.address.slice(0, 8)}`,
+      walletAddress: wallet.address,
+      proof: wallet.sign(issued.body),
+    });
+    expect(created.status).toBe(201);
+    const phished = wallet.sign(
+      (await agent.post('/api/lolgram/auth/wallet/nonce').send({ address: wallet.address })).body,
+      { domain: 'evil.example', uri: 'https://evil.example' },
+    );
+    expect(
+      (await agent.post('/api/lolgram/auth/wallet/login').send({ proof: phished })).status,
+    ).toBe(401);
   });
 });

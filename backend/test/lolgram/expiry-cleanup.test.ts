@@ -1,0 +1,70 @@
+import { createLogger } from '../../src/core/logger';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExpiryCleanup } from '../../src/lolgram/expiry-cleanup';
+import { SessionStore } from '../../src/lolgram/sessions';
+import { WalletAuth } from '../../src/lolgram/wallet-auth';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { makeAccount, makeName } from './builders';
+
+describe('cleanup of expired nonces and sessions', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function seed() {
+    const { user } = await makeAccount(server.url);
+    const stale = makeName('stale');
+    const fresh = makeName('fresh');
+    await server.db.pool.query(
+      `INSERT INTO wallet_nonces (nonce, address, domain, expires_at)
+       VALUES ($1, 'a', 'localhost', now() - interval '1 minute'), ($2, 'a', 'localhost', now() + interval '5 minutes')`,
+      [stale, fresh],
+    );
+    await server.db.pool.query(
+      `INSERT INTO auth_sessions (id, user_id, auth_method, expires_at)
+       VALUES ($1, $3, 'password', now() - interval '1 minute'), ($2, $3, 'password', now() + interval '1 day')`,
+      [stale, fresh, user.id],
+    );
+    return { stale, fresh };
+  }
+
+  const exists = async (table: 'wallet_nonces' | 'auth_sessions', column: string, id: string) =>
+    (await server.db.pool.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [id])).rowCount ===
+    1;
+
+  it('deletes expired nonces and sessions and keeps live ones', async () => {
+    const { stale, fresh } = await seed();
+    const cleanup = createExpiryCleanup(
+      { nonces: new WalletAuth(server.db.pool), sessions: new SessionStore(server.db.pool) },
+      createLogger('silent'),
+      60_000,
+    );
+    const deleted = await cleanup.runOnce();
+    await cleanup.stop();
+    expect(deleted.nonces).toBeGreaterThanOrEqual(1);
+    expect(deleted.sessions).toBeGreaterThanOrEqual(1);
+    expect(await exists('wallet_nonces', 'nonce', stale)).toBe(false);
+    expect(await exists('auth_sessions', 'id', stale)).toBe(false);
+    expect(await exists('wallet_nonces', 'nonce', fresh)).toBe(true);
+    expect(await exists('auth_sessions', 'id', fresh)).toBe(true);
+  });
+
+  it('runs on its timer until stopped', async () => {
+    const { stale } = await seed();
+    const cleanup = createExpiryCleanup(
+      { nonces: new WalletAuth(server.db.pool), sessions: new SessionStore(server.db.pool) },
+      createLogger('silent'),
+      50,
+    );
+    cleanup.start();
+    await expect.poll(() => exists('wallet_nonces', 'nonce', stale), { timeout: 5000 }).toBe(false);
+    await cleanup.stop();
+    const { stale: later } = await seed();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await exists('wallet_nonces', 'nonce', later)).toBe(true);
+  });
+});
