@@ -34,13 +34,41 @@ export const popularItemSchema = z.object({ post_id: z.string(), view_count: z.n
 export type PopularItem = z.infer<typeof popularItemSchema>;
 
 export const REPORT_REASONS = ['spam', 'offensive', 'harassment', 'nudity', 'other'] as const;
+export const reportReasonSchema = z.enum(REPORT_REASONS, {
+  error: `reason must be one of: ${REPORT_REASONS.join(', ')}`,
+});
+export type ReportReason = z.infer<typeof reportReasonSchema>;
+
+export const REPORT_DETAILS_MAX = 500;
+
+/** POST /api/lolgram/posts/:id/report: a reason from the list, and optionally the reporter's words. */
 export const reportBodySchema = z.object({
-  reason: z
+  reason: reportReasonSchema,
+  details: z
     .string()
     .trim()
-    .min(1, 'A reason is required')
-    .max(200, 'Reason must be 200 characters or less'),
+    .max(REPORT_DETAILS_MAX, `Details must be ${REPORT_DETAILS_MAX} characters or less`)
+    .optional(),
 });
+export type ReportBody = z.infer<typeof reportBodySchema>;
+
+/** Where a post stands: checking (automatic check running), visible, held (for a moderator), rejected. */
+export const postStatusSchema = z.enum(['checking', 'visible', 'held', 'rejected']);
+export type PostStatus = z.infer<typeof postStatusSchema>;
+
+/**
+ * The answer to a decision. `postStatus` is the post's status after it (null when the content is
+ * not a post): approving a post that was never hidden leaves it `visible` with `previousPostStatus`
+ * `visible`, approving a held one makes it visible, and a rejected post never comes back.
+ */
+export const moderationDecisionAnswerSchema = z.object({
+  id: z.string(),
+  decision: moderationDecisionSchema,
+  moderatorId: z.string(),
+  postStatus: postStatusSchema.nullable(),
+  previousPostStatus: postStatusSchema.nullable(),
+});
+export type ModerationDecisionAnswer = z.infer<typeof moderationDecisionAnswerSchema>;
 
 /** A queue item with what a moderator needs to decide without leaving the page. */
 export const moderationQueueEntrySchema = moderationQueueItemSchema.extend({
@@ -66,6 +94,7 @@ export const adminStatsSchema = z.object({
   users: z.number().int(),
   posts: z.number().int(),
   pendingModeration: z.number().int(),
+  /** database, redis, and imageCheck: off, not loaded, loading, ready or failed. */
   health: z.record(z.string(), z.string()),
   recentDecisions: z.array(
     z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { USER_POSTS_PAGE } from './constants';
 import {
   bioSchema,
   captionSchema,
@@ -83,6 +84,14 @@ export const feedQuerySchema = z.object({
   before: z.string().max(200).optional(),
 });
 
+/**
+ * GET /api/lolgram/posts/user/:userId?limit=30&before=<cursor>: a user's posts newest first, a page
+ * at a time (pass the last post's `cursor` as `before`; a page shorter than `limit` is the last).
+ */
+export const userPostsQuerySchema = feedQuerySchema.extend({
+  limit: z.coerce.number().int().min(1).max(50).default(USER_POSTS_PAGE),
+});
+
 export const postViewsBodySchema = z.object({
   postIds: z.array(z.string().uuid()).min(1).max(100),
 });
@@ -103,8 +112,12 @@ export const postSchema = z.object({
   canMintNFT: z.boolean(),
   /** Opaque: pass it as `before` to read the posts after this one. */
   cursor: z.string(),
-  /** On a new post: the automatic moderation check runs after the answer. */
-  moderation: z.literal('checking').optional(),
+  /**
+   * Only on posts that are not public yet, which only their author sees (the create answer and
+   * their own GET /posts/user/:userId): "checking" while the automatic check runs after the
+   * answer, "held" while it waits for a moderator. Absent on public posts.
+   */
+  moderation: z.enum(['checking', 'held']).optional(),
 });
 export type Post = z.infer<typeof postSchema>;
 

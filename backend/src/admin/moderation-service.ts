@@ -1,7 +1,9 @@
 import {
   moderationNotes,
   type ModerationDecision,
+  type ModerationDecisionAnswer,
   type ModerationQueueEntry,
+  type ReportBody,
 } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../core/db';
@@ -11,40 +13,29 @@ import {
   NotFoundError,
   TooManyRequestsError,
   UnauthorizedError,
+  ValidationError,
 } from '../core/errors';
-import type { Logger } from '../core/logger';
 import type { Viewer } from '../lolgram/sessions';
-import type { ModerationRepository } from './moderation-repository';
-import type { ContentScorer } from './scoring';
+import { isUuid } from '../lolgram/users-service';
+import type { PostChecker } from './post-checker';
+import type { Move, PostStatusRepository } from './post-status-repository';
+import type { QueueRepository } from './queue-repository';
 
-export interface ModerationSettings {
-  queueThreshold: number;
-  holdThreshold: number;
-  reportsPerHour: number;
-  adminUsernames: string[];
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Who may moderate, what enters the queue, and decisions with their audit trail. */
+/** Who may moderate, reports, and decisions with their audit trail. */
 export class ModerationService {
-  private readonly scoring = new Set<Promise<void>>();
-
   constructor(
     private readonly pool: pg.Pool,
-    private readonly repo: ModerationRepository,
-    private readonly scorer: ContentScorer,
-    private readonly settings: ModerationSettings,
-    private readonly logger: Logger,
-    /** Called when a post's visibility changed (held, approved, rejected). */
+    private readonly queueRepo: QueueRepository,
+    private readonly posts: PostStatusRepository,
+    readonly checker: PostChecker,
+    private readonly settings: { reportsPerHour: number },
+    /** Called when a post's visibility changed (approved, rejected). */
     private readonly onVisibilityChange: () => void = () => undefined,
   ) {}
 
+  /** The role column alone: a username can be changed by its owner, so it proves nothing. */
   isAdmin(viewer: Viewer): boolean {
-    return (
-      viewer.role === 'admin' ||
-      this.settings.adminUsernames.includes(viewer.username.toLowerCase())
-    );
+    return viewer.role === 'admin';
   }
 
   requireAdmin(viewer: Viewer | null): Viewer {
@@ -53,49 +44,38 @@ export class ModerationService {
     return viewer;
   }
 
-  /**
-   * Scores a new post off the request path; at the queue threshold it enters the queue, at the
-   * hold threshold it is also held out of every listing until a moderator approves it.
-   */
+  /** Hands a new post to the automatic check, which runs after the answer. */
   scoreLater(postId: string, image: Buffer, caption: string): void {
-    const work = this.score(postId, image, caption)
-      .catch((err: unknown) => this.logger.error({ err, postId }, 'scoring failed'))
-      .finally(() => this.scoring.delete(work));
-    this.scoring.add(work);
+    this.checker.checkLater(postId, image, caption);
   }
 
-  /** Resolves when every scoring started so far has finished (tests and shutdown). */
-  async settled(): Promise<void> {
-    while (this.scoring.size > 0) await Promise.all([...this.scoring]);
+  /** Resolves when the automatic checks in flight have finished (shutdown). */
+  settled(): Promise<void> {
+    return this.checker.settled();
   }
 
-  private async score(postId: string, image: Buffer, caption: string): Promise<void> {
-    const { score, reasons } = await this.scorer.score(image, caption);
-    const hold = score >= this.settings.holdThreshold;
-    await this.repo.setScore(postId, score, hold);
-    if (hold) this.onVisibilityChange();
-    if (score >= this.settings.queueThreshold) {
-      const reason = `Automatic check ${score.toFixed(2)}${hold ? ', held' : ''}: ${reasons.join(', ')}`;
-      await this.repo.enqueue(this.pool, { postId, aiScore: score, reason, report: false });
-    }
-  }
-
-  async report(viewer: Viewer, postId: string, reason: string): Promise<void> {
-    if (!UUID.test(postId)) throw new NotFoundError('Post not found');
-    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
-    if ((await this.repo.reportsSince(viewer.id, hourAgo)) >= this.settings.reportsPerHour) {
-      throw new TooManyRequestsError('Too many reports: try again later');
-    }
+  async report(viewer: Viewer, postId: string, { reason, details }: ReportBody): Promise<void> {
+    if (!isUuid(postId)) throw new NotFoundError('Post not found');
     await withTransaction(this.pool, async (client) => {
-      const { rowCount } = await client.query(
-        "SELECT 1 FROM posts WHERE id = $1 AND status <> 'rejected'",
+      const { rows } = await client.query<{ user_id: string }>(
+        "SELECT user_id FROM posts WHERE id = $1 AND status = 'visible'",
         [postId],
       );
-      if (!rowCount) throw new NotFoundError('Post not found');
-      if (!(await this.repo.addReport(client, postId, viewer.id, reason))) {
-        throw new ConflictError('You already reported this post');
+      if (!rows[0]) throw new NotFoundError('Post not found');
+      if (rows[0].user_id === viewer.id)
+        throw new ValidationError('You cannot report your own post');
+      const recent = await this.queueRepo.lockReporterAndCount(client, viewer.id);
+      if (recent >= this.settings.reportsPerHour) {
+        throw new TooManyRequestsError('Too many reports: try again later');
       }
-      await this.repo.enqueue(client, {
+      const added = await this.queueRepo.addReport(client, {
+        postId,
+        reporterId: viewer.id,
+        reason,
+        details,
+      });
+      if (!added) throw new ConflictError('You already reported this post');
+      await this.queueRepo.enqueue(client, {
         postId,
         aiScore: 0,
         reason: `Reported: ${reason}`,
@@ -106,30 +86,53 @@ export class ModerationService {
 
   queue(viewer: Viewer | null): Promise<ModerationQueueEntry[]> {
     this.requireAdmin(viewer);
-    return this.repo.pending();
+    return this.queueRepo.pending();
   }
 
+  /**
+   * Approving shows a held post (a visible one stays, a rejected one never comes back); rejecting
+   * removes the post from every listing. The answer carries where the post ended up.
+   */
   async decide(
     viewer: Viewer | null,
     queueId: string,
     decision: ModerationDecision,
     notes?: string,
-  ) {
+  ): Promise<ModerationDecisionAnswer> {
     const moderator = this.requireAdmin(viewer);
-    if (!UUID.test(queueId)) throw new NotFoundError('Queue item not found');
-    const outcome = await withTransaction(this.pool, (client) =>
-      this.repo.decide(
-        client,
-        queueId,
-        moderator.id,
+    if (!isUuid(queueId)) throw new NotFoundError('Queue item not found');
+    const result = await withTransaction(this.pool, async (client) => {
+      const decided = await this.queueRepo.decide(client, queueId, {
+        moderatorId: moderator.id,
         decision,
-        notes?.trim() || moderationNotes[decision],
-      ),
-    );
-    this.onVisibilityChange();
-    if (outcome === 'missing') throw new NotFoundError('Queue item not found');
-    if (outcome === 'already-decided')
+        notes: notes?.trim() || moderationNotes[decision],
+      });
+      if (decided.outcome !== 'decided') return { outcome: decided.outcome, move: null };
+      let move: Move | null = null;
+      if (decided.contentType === 'post') {
+        move =
+          decision === 'approved'
+            ? await this.posts.move(client, decided.contentId, ['held'], 'visible')
+            : await this.posts.move(
+                client,
+                decided.contentId,
+                ['checking', 'visible', 'held'],
+                'rejected',
+              );
+      }
+      return { outcome: decided.outcome, move };
+    });
+    if (result.outcome === 'missing') throw new NotFoundError('Queue item not found');
+    if (result.outcome === 'already-decided') {
       throw new ConflictError('This item has already been decided');
-    return { id: queueId, decision, moderatorId: moderator.id };
+    }
+    if (result.move && result.move.was !== result.move.now) this.onVisibilityChange();
+    return {
+      id: queueId,
+      decision,
+      moderatorId: moderator.id,
+      postStatus: result.move?.now ?? null,
+      previousPostStatus: result.move?.was ?? null,
+    };
   }
 }

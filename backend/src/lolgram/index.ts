@@ -3,13 +3,17 @@ import { Router } from 'express';
 import type { Moderation } from '../admin';
 import type { Feature } from '../core/feature';
 import type { FeatureDeps } from '../features';
+import { createExpiryCleanup } from './expiry-cleanup';
 import { FailureLimiter } from './failure-limiter';
 import type { FeedCache } from './feed-cache';
 import { isImageKey, LocalImageStore } from './images/image-store';
+import { EXPIRY_CLEANUP_INTERVAL_MS, LOLGRAM_LIMITS } from './limits';
+import { LoginGuard } from './login-guard';
 import { PostsRepository } from './posts-repository';
 import { feedFastRoute, imagesRouter, postsRouter } from './posts-routes';
 import { PostsService } from './posts-service';
 import { SessionStore } from './sessions';
+import { PUBLIC_ORIGIN_REQUIRED, signInSiteResolver } from './sign-in-site';
 import { UsersRepository } from './users-repository';
 import { usersRouter } from './users-routes';
 import { UsersService } from './users-service';
@@ -17,11 +21,9 @@ import { resolveViewer, sameOriginWrites } from './viewer';
 import { WalletAuth } from './wallet-auth';
 import { NotFoundError } from '../core/errors';
 
-const LOGIN_FAILURES = { limit: 5, windowMs: 15 * 60 * 1000 };
-
 /** LOLGram: accounts (password and wallet), posts with their images, follows, LOLs and views. */
 export function createLolgramFeature(
-  { config, db }: FeatureDeps,
+  { config, db, logger }: FeatureDeps,
   moderation: Moderation,
   feedCache: FeedCache,
 ): Feature {
@@ -33,7 +35,11 @@ export function createLolgramFeature(
     users: new UsersRepository(db.pool),
     wallet,
     images,
-    loginFailures: new FailureLimiter(LOGIN_FAILURES.limit, LOGIN_FAILURES.windowMs),
+    loginGuard: new LoginGuard(),
+    nonceLimiter: new FailureLimiter(
+      LOLGRAM_LIMITS.noncePerClient.limit,
+      LOLGRAM_LIMITS.noncePerClient.windowMs,
+    ),
     adminUsernames: config.ADMIN_USERNAMES,
   });
   const posts = new PostsService(
@@ -44,16 +50,29 @@ export function createLolgramFeature(
     (post, image) => moderation.service.scoreLater(post.id, image, post.caption),
   );
 
+  if (config.isProduction && !config.PUBLIC_ORIGIN) {
+    logger.warn(
+      `PUBLIC_ORIGIN is not set. ${PUBLIC_ORIGIN_REQUIRED}; until then only localhost can.`,
+    );
+  }
+  const cleanup = createExpiryCleanup(
+    { nonces: wallet, sessions },
+    logger,
+    EXPIRY_CLEANUP_INTERVAL_MS,
+  );
+
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {
     if (!isImageKey(req.path.slice(1))) throw new NotFoundError('Image not found');
     next();
   });
-  router.use('/lolgram', imagesRouter(posts));
+  router.use('/lolgram', imagesRouter(posts, sessions));
   router.use('/lolgram', sameOriginWrites, resolveViewer(sessions));
   router.use(
     '/lolgram',
-    usersRouter(users, sessions, wallet, (viewer) => moderation.service.isAdmin(viewer)),
+    usersRouter(users, sessions, signInSiteResolver(config.PUBLIC_ORIGIN), (viewer) =>
+      moderation.service.isAdmin(viewer),
+    ),
   );
   router.use('/lolgram', postsRouter(posts));
   router.use('/lolgram', moderation.router);
@@ -61,6 +80,13 @@ export function createLolgramFeature(
     name: 'lolgram',
     router,
     fastRoutes: feedFastRoute(posts, sessions),
-    close: () => moderation.service.settled(),
+    start: async () => {
+      cleanup.start();
+      await moderation.start();
+    },
+    close: async () => {
+      await cleanup.stop();
+      await moderation.service.settled();
+    },
   };
 }

@@ -1,6 +1,7 @@
-import type { Post, PostLocation } from '@tapgram/shared';
+import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
 import type pg from 'pg';
 import type { Queryable } from '../core/db';
+import { encodeCursor, type Cursor } from './post-cursor';
 import { imageUrl } from './users-repository';
 
 interface PostRow {
@@ -18,6 +19,7 @@ interface PostRow {
   lol_count: number;
   comment_count: number;
   is_liked: boolean;
+  status: PostStatus;
   created_at: Date;
   cursor_at: string;
 }
@@ -40,22 +42,17 @@ function toPost(row: PostRow): Post {
     commentCount: row.comment_count,
     createdAt: row.created_at.toISOString(),
     canMintNFT: row.wallet_address !== null,
-    cursor: Buffer.from(`${row.cursor_at}|${row.id}`).toString('base64url'),
+    cursor: encodeCursor(row.cursor_at, row.id),
+    // Only the author (and the create answer) ever sees a post that is not public yet.
+    ...(row.status === 'checking' || row.status === 'held' ? { moderation: row.status } : {}),
   };
-}
-
-/** Decodes a feed cursor; null when it is not one of ours. */
-export function parseCursor(cursor: string): { at: string; id: string } | null {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!at || !id || !/^[0-9a-f-]{36}$/.test(id) || !/^[\d:. +-]+$/.test(at)) return null;
-  return { at, id };
 }
 
 // The author's current name and avatar, and whether the viewer ($1) LOLed it.
 const SELECT = `
   SELECT p.id, p.user_id, u.username, u.avatar_key, u.wallet_address, p.image_key, p.thumbnail_key,
          p.caption, p.location_name, p.location_lat, p.location_lng, p.lol_count, p.comment_count,
-         p.created_at, p.created_at::text AS cursor_at,
+         p.status, p.created_at, p.created_at::text AS cursor_at,
          EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1) AS is_liked
     FROM posts p JOIN lolgram_users u ON u.id = p.user_id`;
 
@@ -64,6 +61,7 @@ const NOBODY = '00000000-0000-0000-0000-000000000000';
 export class PostsRepository {
   constructor(private readonly db: Queryable) {}
 
+  /** A new post is 'checking' (public nowhere, not counted) until its automatic check ends. */
   async insert(
     client: pg.PoolClient,
     post: {
@@ -76,8 +74,8 @@ export class PostsRepository {
     },
   ): Promise<void> {
     await client.query(
-      `INSERT INTO posts (id, user_id, caption, image_key, thumbnail_key, location_name, location_lat, location_lng)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      `INSERT INTO posts (id, user_id, caption, image_key, thumbnail_key, location_name, location_lat, location_lng, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'checking')`,
       [
         post.id,
         post.userId,
@@ -89,9 +87,6 @@ export class PostsRepository {
         post.location?.lng ?? null,
       ],
     );
-    await client.query('UPDATE lolgram_users SET post_count = post_count + 1 WHERE id = $1', [
-      post.userId,
-    ]);
   }
 
   async byId(id: string, viewerId: string | null): Promise<Post | null> {
@@ -106,11 +101,7 @@ export class PostsRepository {
    * The feed page: a named statement, so each connection plans it once, and one statement per
    * shape (first page, next pages) so that both keep their index scan.
    */
-  async feed(
-    viewerId: string | null,
-    limit: number,
-    before: { at: string; id: string } | null,
-  ): Promise<Post[]> {
+  async feed(viewerId: string | null, limit: number, before: Cursor | null): Promise<Post[]> {
     const viewer = viewerId ?? NOBODY;
     const { rows } = before
       ? await this.db.query<PostRow>({
@@ -138,10 +129,17 @@ export class PostsRepository {
     return new Set(rows.map((row) => row.post_id));
   }
 
-  async byUser(viewerId: string | null, userId: string): Promise<Post[]> {
+  /** A user's posts with one of `statuses`, newest first, a page at a time. */
+  async byUser(
+    viewerId: string | null,
+    userId: string,
+    page: { statuses: PostStatus[]; limit: number; before: Cursor | null },
+  ): Promise<Post[]> {
     const { rows } = await this.db.query<PostRow>(
-      `${SELECT} WHERE p.user_id = $2 AND p.status = 'visible' ORDER BY p.created_at DESC, p.id DESC LIMIT 500`,
-      [viewerId ?? NOBODY, userId],
+      `${SELECT} WHERE p.user_id = $2 AND p.status = ANY($3::text[])
+          AND ($5::timestamptz IS NULL OR (p.created_at, p.id) < ($5::timestamptz, $6::uuid))
+        ORDER BY p.created_at DESC, p.id DESC LIMIT $4`,
+      [viewerId ?? NOBODY, userId, page.statuses, page.limit, page.before?.at, page.before?.id],
     );
     return rows.map(toPost);
   }
@@ -184,12 +182,18 @@ export class PostsRepository {
     );
   }
 
-  /** Whether an image key belongs to a post that may be shown. */
-  async imageServable(key: string): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      "SELECT 1 FROM posts WHERE (image_key = $1 OR thumbnail_key = $1) AND status <> 'rejected'",
-      [key],
+  /** Who may see a post's images: its author and status, and its two keys (by primary key). */
+  async imageAccess(postId: string) {
+    const { rows } = await this.db.query<{
+      userId: string;
+      status: PostStatus;
+      imageKey: string;
+      thumbnailKey: string;
+    }>(
+      `SELECT user_id AS "userId", status, image_key AS "imageKey", thumbnail_key AS "thumbnailKey"
+         FROM posts WHERE id = $1`,
+      [postId],
     );
-    return (rowCount ?? 0) > 0;
+    return rows[0] ?? null;
   }
 }

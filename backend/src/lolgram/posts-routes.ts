@@ -1,31 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { createPostFieldsSchema, feedQuerySchema, postViewsBodySchema } from '@tapgram/shared';
+import {
+  createPostFieldsSchema,
+  feedQuerySchema,
+  postViewsBodySchema,
+  userPostsQuerySchema,
+} from '@tapgram/shared';
 import { parse as parseCookies } from 'cookie';
+import { Router } from 'express';
 import type { FastRoute } from '../core/fast-route';
-import { SESSION_COOKIE, type SessionStore } from './sessions';
-import { Router, type Request, type Response } from 'express';
 import { parseInput, ValidationError } from '../core/errors';
 import type { PostsService } from './posts-service';
+import { SESSION_COOKIE, type SessionStore } from './sessions';
 import { singleImage } from './upload';
-import { requireViewer, viewerOf } from './viewer';
-
-const VIEWER_COOKIE = 'lg_viewer';
-
-/** Who viewed: the signed-in user, or an anonymous id kept in a cookie for this browser. */
-function viewerKey(req: Request, res: Response): string {
-  const viewer = viewerOf(res);
-  if (viewer) return `u:${viewer.id}`;
-  const existing: unknown = req.cookies?.[VIEWER_COOKIE];
-  if (typeof existing === 'string' && /^[\w-]{16,64}$/.test(existing)) return `a:${existing}`;
-  const id = randomBytes(16).toString('base64url');
-  res.cookie(VIEWER_COOKIE, id, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: req.secure,
-    maxAge: 31_536_000_000,
-  });
-  return `a:${id}`;
-}
+import { requireViewer, viewerOf, viewKey } from './viewer';
 
 function parseLocation(raw: unknown): unknown {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
@@ -52,18 +38,19 @@ export function postsRouter(service: PostsService): Router {
         ...body,
         location: parseLocation(body.location),
       });
-      const post = await service.create(requireViewer(req, res), fields, req.file!.buffer);
-      res.status(201).json({ ...post, moderation: 'checking' });
+      // The post is 'checking' (its `moderation` says so) until the automatic check ends.
+      res.status(201).json(await service.create(requireViewer(req, res), fields, req.file!.buffer));
     },
   );
 
   router.get('/posts/user/:userId', async (req, res) => {
-    res.json(await service.byUser(viewerOf(res), req.params.userId));
+    const page = parseInput(userPostsQuerySchema, req.query);
+    res.json(await service.byUser(viewerOf(res), req.params.userId, page));
   });
 
   router.post('/posts/views', async (req, res) => {
     const { postIds } = parseInput(postViewsBodySchema, req.body);
-    await service.recordViews(postIds, viewerKey(req, res));
+    await service.recordViews(postIds, viewKey(req, res));
     res.status(204).end();
   });
 
@@ -78,14 +65,20 @@ export function postsRouter(service: PostsService): Router {
   return router;
 }
 
-/** Images are immutable under their key (a new upload gets a new key): cached for a year. */
-export function imagesRouter(service: PostsService): Router {
+/**
+ * Images are immutable under their key (a new upload gets a new key): public ones are cached for a
+ * year. Those of a post not public yet are for its author and admins only, and never stored.
+ */
+export function imagesRouter(service: PostsService, sessions: SessionStore): Router {
   const router = Router();
   router.get('/images/{*key}', async (req, res) => {
     const key = (req.params as { key: string[] }).key.join('/');
-    const bytes = await service.image(key);
+    const { bytes, isPublic } = await service.image(key, () => sessions.viewer(req));
     res.setHeader('Content-Type', 'image/jpeg');
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.setHeader(
+      'Cache-Control',
+      isPublic ? 'public, max-age=31536000, immutable' : 'private, no-store',
+    );
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.send(bytes);
   });

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Post, PostLocation } from '@tapgram/shared';
+import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../core/db';
 import { RawJson } from '../core/fast-route';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors';
-import type { ImageStore } from './images/image-store';
+import { postIdOfImageKey, type ImageStore } from './images/image-store';
 import { processImage } from './images/image-pipeline';
 import type { FeedCache } from './feed-cache';
-import { parseCursor, type PostsRepository } from './posts-repository';
+import { parseCursor } from './post-cursor';
+import type { PostsRepository } from './posts-repository';
 import type { Viewer } from './sessions';
 import { isUuid } from './users-service';
 
@@ -18,7 +19,7 @@ export class PostsService {
     private readonly posts: PostsRepository,
     private readonly images: ImageStore,
     private readonly feedCache: FeedCache,
-    /** Told of every new post (the automatic moderation check), off the request path. */
+    /** Told of every new post (the automatic moderation check, which makes it public or not). */
     private readonly onCreated: (post: Post, image: Buffer) => void = () => undefined,
   ) {}
 
@@ -49,7 +50,6 @@ export class PostsService {
       await Promise.all([this.images.delete(imageKey), this.images.delete(thumbnailKey)]);
       throw error;
     }
-    this.feedCache.clear();
     const post = await this.posts.byId(id, viewer.id);
     if (!post) throw new NotFoundError('Post not found');
     this.onCreated(post, full);
@@ -62,11 +62,7 @@ export class PostsService {
     limit: number,
     before: string | undefined,
   ): Promise<Post[] | RawJson> {
-    if (before) {
-      const cursor = parseCursor(before);
-      if (!cursor) throw new ValidationError('Invalid cursor');
-      return this.posts.feed(viewer?.id ?? null, limit, cursor);
-    }
+    if (before) return this.posts.feed(viewer?.id ?? null, limit, cursorOf(before));
     const page = await this.feedCache.firstPage(limit, () => this.posts.feed(null, limit, null));
     if (!viewer) return new RawJson(page.json);
     const lols = await this.posts.lolsOf(
@@ -76,9 +72,17 @@ export class PostsService {
     return page.posts.map((post) => ({ ...post, isLiked: lols.has(post.id) }));
   }
 
-  byUser(viewer: Viewer | null, userId: string): Promise<Post[]> {
+  /** A user's public posts; their author also sees the ones still checking or held. */
+  byUser(
+    viewer: Viewer | null,
+    userId: string,
+    page: { limit: number; before?: string },
+  ): Promise<Post[]> {
+    const before = page.before ? cursorOf(page.before) : null;
     if (!isUuid(userId)) return Promise.resolve([]);
-    return this.posts.byUser(viewer?.id ?? null, userId);
+    const statuses: PostStatus[] =
+      viewer?.id === userId ? ['visible', 'checking', 'held'] : ['visible'];
+    return this.posts.byUser(viewer?.id ?? null, userId, { statuses, limit: page.limit, before });
   }
 
   async setLol(viewer: Viewer, postId: string, lol: boolean) {
@@ -93,10 +97,36 @@ export class PostsService {
     return this.posts.recordViews([...new Set(postIds)], viewerKey);
   }
 
-  async image(key: string): Promise<Buffer> {
-    const servable = key.startsWith('avatars/') || (await this.posts.imageServable(key));
-    const bytes = servable ? await this.images.get(key) : null;
-    if (!bytes) throw new NotFoundError('Image not found');
-    return bytes;
+  /**
+   * An image and whether it may be cached publicly: avatars and visible posts' images are public;
+   * a post still checking or held shows only to its author and admins, and a rejected one to
+   * nobody. The post is found by the id in its key, through the primary key.
+   */
+  async image(
+    key: string,
+    viewer: () => Promise<Viewer | null>,
+  ): Promise<{ bytes: Buffer; isPublic: boolean }> {
+    const notFound = new NotFoundError('Image not found');
+    let isPublic = key.startsWith('avatars/');
+    if (!isPublic) {
+      const postId = postIdOfImageKey(key);
+      const post = postId ? await this.posts.imageAccess(postId) : null;
+      if (!post || (key !== post.imageKey && key !== post.thumbnailKey)) throw notFound;
+      isPublic = post.status === 'visible';
+      if (post.status === 'rejected') throw notFound;
+      if (!isPublic) {
+        const who = await viewer();
+        if (!who || (who.id !== post.userId && who.role !== 'admin')) throw notFound;
+      }
+    }
+    const bytes = await this.images.get(key);
+    if (!bytes) throw notFound;
+    return { bytes, isPublic };
   }
+}
+
+function cursorOf(before: string) {
+  const cursor = parseCursor(before);
+  if (!cursor) throw new ValidationError('Invalid cursor');
+  return cursor;
 }

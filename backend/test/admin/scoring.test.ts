@@ -1,6 +1,7 @@
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NsfwClassifier } from '../../src/admin/nsfw-classifier';
+import type { NsfwModel } from '../../src/admin/nsfw-model';
 import { PostScorer } from '../../src/admin/scoring';
 
 /** A meme: a drawing with big captions, the kind of picture LOLGram is for. */
@@ -17,8 +18,24 @@ function meme(): Promise<Buffer> {
 }
 
 describe('automatic scoring', () => {
+  // First in the file: the runtime starts once per process, on the first model load.
+  it("leaves the process's error handling as it was once the model's runtime has started", async () => {
+    const before = [
+      process.listeners('unhandledRejection').length,
+      process.listeners('uncaughtException').length,
+    ];
+    await new NsfwClassifier().explicitness(await meme());
+    expect([
+      process.listeners('unhandledRejection').length,
+      process.listeners('uncaughtException').length,
+    ]).toEqual(before);
+  });
+
   it('runs the bundled image model offline and does not punish a drawn meme', async () => {
-    const explicitness = await new NsfwClassifier().explicitness(await meme());
+    const classifier = new NsfwClassifier();
+    expect(classifier.state()).toBe('not loaded');
+    const explicitness = await classifier.explicitness(await meme());
+    expect(classifier.state()).toBe('ready');
     expect(explicitness).toBeGreaterThanOrEqual(0);
     expect(explicitness).toBeLessThan(0.5);
   });
@@ -26,9 +43,47 @@ describe('automatic scoring', () => {
   it('flags a profane caption for a look, and leaves a clean one alone', async () => {
     const scorer = new PostScorer(null);
     const image = await meme();
-    expect(await scorer.score(image, 'a cat in sunglasses')).toEqual({ score: 0, reasons: [] });
+    expect(await scorer.score(image, 'a cat in sunglasses')).toEqual({
+      score: 0,
+      reasons: [],
+      complete: true,
+    });
     const rude = await scorer.score(image, 'what the fuck is this');
     expect(rude.score).toBeGreaterThanOrEqual(0.5);
     expect(rude.reasons).toEqual(['caption has profanity']);
+    expect(scorer.imageCheckState()).toBe('off');
+  });
+
+  it('still checks the caption when the image check fails, and says the check is incomplete', async () => {
+    const broken = new NsfwClassifier(() => Promise.reject(new Error('no wasm')));
+    const scorer = new PostScorer(broken);
+    expect(await scorer.score(await meme(), 'what the fuck is this')).toEqual({
+      score: 0.6,
+      reasons: ['image check unavailable', 'caption has profanity'],
+      complete: false,
+    });
+    expect(scorer.imageCheckState()).toBe('failed');
+    expect(await scorer.score(null, 'fine')).toEqual({
+      score: 0,
+      reasons: ['image file missing'],
+      complete: false,
+    });
+  });
+
+  it('forgets a failed model load, so that the next image tries again', async () => {
+    const model: NsfwModel = {
+      classify: () => Promise.resolve([{ className: 'Porn', probability: 0.8 }]),
+    };
+    const load = vi
+      .fn<() => Promise<NsfwModel>>()
+      .mockRejectedValueOnce(new Error('no wasm'))
+      .mockResolvedValue(model);
+    const classifier = new NsfwClassifier(load);
+    await expect(classifier.warmUp()).rejects.toThrow('no wasm');
+    expect(classifier.state()).toBe('failed');
+    expect(await classifier.explicitness(await meme())).toBe(0.8);
+    expect(classifier.state()).toBe('ready');
+    await classifier.explicitness(await meme());
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });

@@ -46,3 +46,14 @@ export class LocalImageStore implements ImageStore {
     await fs.rm(this.file(key), { force: true });
   }
 }
+
+/** The store every feature reads and writes images in, chosen once from the configuration. */
+export function imageStoreFor(dataDir: string): ImageStore {
+  return new LocalImageStore(path.join(dataDir, 'images'));
+}
+
+/** The post an image key belongs to (`posts/<postId>/...`), or null for other keys (avatars). */
+export function postIdOfImageKey(key: string): string | null {
+  const [kind, id] = key.split('/');
+  return kind === 'posts' && isImageKey(key) ? id : null;
+}
