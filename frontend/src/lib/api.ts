@@ -18,6 +18,11 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
   return res;
 }
 
+/** True for the error of a call the server refused because nobody is signed in. */
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('401: ');
+}
+
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
 /** The default read: GET the path made by joining the query key with "/". */

@@ -3,9 +3,10 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FeedTab } from '../../src/features/lolgram/tabs/FeedTab';
-import { makePost } from './builders';
+import { LoginPromptProvider } from '../../src/features/lolgram/components/login-prompt';
+import { makePost, makeUser } from './builders';
 import { deferred, json, stubFetch, type FetchStub } from './fetch-stub';
-import { renderWithApp } from './render';
+import { renderWithApp, signIn } from './render';
 
 const FEED = '/api/lolgram/posts/feed?limit=20';
 let api: FetchStub;
@@ -20,9 +21,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function renderPost(overrides: Parameters<typeof makePost>[0] = {}) {
+async function renderPost(overrides: Parameters<typeof makePost>[0] = {}, signedIn = true) {
   const post = makePost({ lolCount: 3, isLiked: false, ...overrides });
   api.on('GET', FEED, () => json([post]));
+  if (signedIn) signIn(api, makeUser({ username: 'viewer' }));
   renderWithApp(<FeedTab onCreatePost={() => {}} />);
   await screen.findByText(`${post.lolCount} LOLs`);
   return post;
@@ -67,5 +69,28 @@ describe('post card LOL toggle', () => {
 
     expect(await screen.findByText('1 LOL')).toBeTruthy();
     expect(api.calls('DELETE', `/api/lolgram/posts/${post.id}/lol`)).toHaveLength(1);
+  });
+
+  it('asks a signed-out visitor to sign in instead of sending the LOL', async () => {
+    const post = await renderPost({}, false);
+    await userEvent.click(screen.getByRole('button', { name: 'LOL' }));
+    expect(await screen.findByText('Login Required')).toBeTruthy();
+    expect(screen.getByText('Please login to LOL posts')).toBeTruthy();
+    expect(screen.getByText('3 LOLs')).toBeTruthy();
+    expect(api.calls('POST', `/api/lolgram/posts/${post.id}/lol`)).toHaveLength(0);
+  });
+
+  it('opens the sign-in dialog of the app when there is one', async () => {
+    const post = makePost({ lolCount: 3 });
+    api.on('GET', FEED, () => json([post]));
+    const openLogin = vi.fn();
+    renderWithApp(
+      <LoginPromptProvider value={openLogin}>
+        <FeedTab onCreatePost={() => {}} />
+      </LoginPromptProvider>,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'LOL' }));
+    expect(openLogin).toHaveBeenCalledTimes(1);
+    expect(api.calls('POST', `/api/lolgram/posts/${post.id}/lol`)).toHaveLength(0);
   });
 });

@@ -20,7 +20,7 @@ function openProfile(username: string) {
 function serveProfile(user = makeUser({ username: 'bob', followerCount: 5 })) {
   api
     .on('GET', `/api/lolgram/users/username/${user.username}`, () => json(user))
-    .on('GET', `/api/lolgram/posts/user/${user.id}`, () =>
+    .on('GET', new RegExp(`^/api/lolgram/posts/user/${user.id}\\?`), () =>
       json([makePost({ userId: user.id, username: user.username, lolCount: 12, commentCount: 4 })]),
     );
   return user;
@@ -104,5 +104,47 @@ describe('public profile', () => {
     expect(await screen.findByText('You are now following @bob')).toBeTruthy();
     const [call] = api.calls('POST', `/api/lolgram/users/${bob.id}/follow`);
     expect(await call.json()).toEqual({ followerId: alice.id });
+  });
+
+  it('says "Login Required" when the server no longer knows the signed-in user', async () => {
+    const bob = serveProfile();
+    const alice = makeUser({ username: 'alice' });
+    signIn(api, alice);
+    api
+      .on('GET', `/api/lolgram/users/${alice.id}/following/${bob.id}`, () =>
+        json({ following: false }),
+      )
+      .on('POST', `/api/lolgram/users/${bob.id}/follow`, () =>
+        json({ error: 'Not signed in' }, 401),
+      );
+    openProfile('bob');
+
+    const follow = await screen.findByRole('button', { name: 'Follow' });
+    await waitFor(() => expect(follow.hasAttribute('disabled')).toBe(false));
+    await userEvent.click(follow);
+
+    expect(await screen.findByText('Login Required')).toBeTruthy();
+    expect(screen.getByText('Please login to follow users')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Follow' })).toBeTruthy();
+  });
+
+  it('pages a long profile grid with Load more, passing the last post as the cursor', async () => {
+    const bob = makeUser({ username: 'bob', postCount: 31 });
+    const first = Array.from({ length: 30 }, (_, i) =>
+      makePost({ userId: bob.id, caption: `joke ${i}`, cursor: `c${i}` }),
+    );
+    api
+      .on('GET', `/api/lolgram/users/username/bob`, () => json(bob))
+      .on('GET', `/api/lolgram/posts/user/${bob.id}?limit=30`, () => json(first))
+      .on('GET', `/api/lolgram/posts/user/${bob.id}?limit=30&before=c29`, () =>
+        json([makePost({ userId: bob.id, caption: 'the last joke' })]),
+      );
+    openProfile('bob');
+
+    await screen.findByAltText('joke 29');
+    expect(screen.getByTestId('stat-posts').textContent).toBe('31');
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByAltText('the last joke')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 });

@@ -1,34 +1,64 @@
 import { ShieldAlert } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { buttonVariants } from '../../components/ui/button';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { useAuth } from '../lolgram/auth';
+import { AuthDialog } from '../lolgram/dialogs/AuthDialog';
+import { LolgramProviders } from '../lolgram/LolgramPage';
 import { AdminDashboard } from './AdminDashboard';
 import { useMe } from './queries';
 
+function Checking() {
+  return (
+    <p role="status" className="p-12 text-center text-slate-400">
+      Checking your access…
+    </p>
+  );
+}
+
+/** Who may see the dashboard is the server's answer (`isAdmin` of /me), asked again at sign-in. */
+function AdminGate() {
+  const me = useMe();
+  const { logout } = useAuth();
+  const [signingIn, setSigningIn] = useState(false);
+  if (me.isPending) return <Checking />;
+  if (me.data?.isAdmin) return <AdminDashboard moderator={me.data.username} />;
+
+  const switchAccount = async () => {
+    await logout();
+    setSigningIn(true);
+  };
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col items-center justify-center gap-4 px-6 text-center">
+      <ShieldAlert className="h-14 w-14 text-amber-300" aria-hidden="true" />
+      <h1 className="text-3xl font-black">Admins only</h1>
+      <p className="text-slate-400">
+        {me.isError
+          ? 'Your access could not be checked. Try again in a moment.'
+          : me.data
+            ? `You are signed in as @${me.data.username}, which is not an admin account.`
+            : 'Sign in with an admin account to open the moderation dashboard.'}
+      </p>
+      <div className="flex flex-wrap justify-center gap-2">
+        {me.data ? (
+          <Button onClick={() => void switchAccount()}>Sign in as an admin</Button>
+        ) : (
+          <Button onClick={() => setSigningIn(true)}>Sign in</Button>
+        )}
+        <Link to="/lolgram" className={buttonVariants({ variant: 'outline' })}>
+          Back to LOLGram
+        </Link>
+      </div>
+      <AuthDialog open={signingIn} onOpenChange={setSigningIn} />
+    </main>
+  );
+}
+
 /** The dashboard for admins; everybody else gets a clear page and no admin data is fetched. */
 export function AdminPage() {
-  const me = useMe();
-  if (me.isPending) {
-    return (
-      <p role="status" className="p-12 text-center text-slate-400">
-        Checking your access…
-      </p>
-    );
-  }
-  if (!me.data?.isAdmin) {
-    return (
-      <main className="mx-auto flex min-h-screen max-w-md flex-col items-center justify-center gap-4 px-6 text-center">
-        <ShieldAlert className="h-14 w-14 text-amber-300" aria-hidden="true" />
-        <h1 className="text-3xl font-black">Admins only</h1>
-        <p className="text-slate-400">
-          {me.data
-            ? `You are signed in as @${me.data.username}, which is not an admin account.`
-            : 'Sign in with an admin account on LOLGram to open the moderation dashboard.'}
-        </p>
-        <Link to="/lolgram" className={buttonVariants()}>
-          {me.data ? 'Back to LOLGram' : 'Sign in on LOLGram'}
-        </Link>
-      </main>
-    );
-  }
-  return <AdminDashboard moderator={me.data.username} />;
+  return (
+    <LolgramProviders loading={<Checking />}>
+      <AdminGate />
+    </LolgramProviders>
+  );
 }

@@ -1,5 +1,6 @@
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
+import { LoadFailed } from './LoadFailed';
 import { useAdminStats, usePopularPosts } from './queries';
 
 export function AnalyticsTab() {
@@ -31,9 +32,10 @@ export function AnalyticsTab() {
       </Card>
       <Card>
         <h2 className="mb-3 text-lg font-bold">Engagement Metrics</h2>
-        {!stats.data ? (
+        {stats.isError && <LoadFailed message="Failed to fetch stats" />}
+        {stats.isPending ? (
           <Skeleton className="h-24" />
-        ) : (
+        ) : !stats.data ? null : (
           <table className="w-full text-sm">
             <thead className="text-left text-slate-400">
               <tr>

@@ -1,6 +1,7 @@
 import {
   moderationNotes,
   type ModerationDecision,
+  type ModerationDecisionAnswer,
   type ModerationQueueEntry,
 } from '@tapgram/shared';
 import { Check, X } from 'lucide-react';
@@ -10,17 +11,25 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../hooks/use-toast';
 import { useModerate, useModerationQueue } from './queries';
 
+function decisionOutcome({ decision, previousPostStatus }: ModerationDecisionAnswer): string {
+  if (decision === 'rejected') return 'The post was removed from LOLGram.';
+  return previousPostStatus === 'held'
+    ? 'The post is visible again.'
+    : 'The post stays on LOLGram.';
+}
+
 function QueueItem({ item }: { item: ModerationQueueEntry }) {
   const moderate = useModerate();
   const decide = async (decision: ModerationDecision) => {
     try {
-      await moderate.mutateAsync({ queueId: item.id, decision, notes: moderationNotes[decision] });
+      const answer = await moderate.mutateAsync({
+        queueId: item.id,
+        decision,
+        notes: moderationNotes[decision],
+      });
       toast({
         title: decision === 'approved' ? 'Content approved' : 'Content rejected',
-        description:
-          decision === 'approved'
-            ? 'The post is visible again.'
-            : 'The post was removed from LOLGram.',
+        description: decisionOutcome(answer),
       });
     } catch (error) {
       console.error('Moderation failed', error);

@@ -1,4 +1,5 @@
 import { Skeleton } from '../../components/ui/skeleton';
+import { LoadFailed } from './LoadFailed';
 import { useAdminStats, useModerationQueue, usePopularPosts } from './queries';
 import { StatCard } from './StatCard';
 
@@ -6,20 +7,23 @@ export function OverviewTab() {
   const queue = useModerationQueue();
   const popular = usePopularPosts();
   const stats = useAdminStats();
-  const loading = <Skeleton className="mt-2 h-8 w-16" />;
+  const skeleton = <Skeleton className="mt-2 h-8 w-16" />;
+  const loading = (query: { isError: boolean }, failure: string) =>
+    query.isError ? <LoadFailed message={failure} /> : skeleton;
+  const statsLoading = loading(stats, 'Failed to fetch stats');
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
       <StatCard title="Pending Moderation" value={queue.data ? queue.data.length : undefined}>
-        {!queue.data && loading}
+        {!queue.data && loading(queue, 'Failed to fetch moderation queue')}
       </StatCard>
       <StatCard title="Popular Posts" value={popular.data ? popular.data.length : undefined}>
-        {!popular.data && loading}
+        {!popular.data && loading(popular, 'Failed to fetch analytics')}
       </StatCard>
       <StatCard title="Total Users" value={stats.data?.users.toLocaleString()}>
         {stats.data ? (
           <p className="text-sm text-slate-400">{stats.data.posts.toLocaleString()} posts</p>
         ) : (
-          loading
+          statsLoading
         )}
       </StatCard>
       <StatCard title="System Health">
@@ -43,7 +47,7 @@ export function OverviewTab() {
             ))}
           </ul>
         ) : (
-          loading
+          statsLoading
         )}
       </StatCard>
       <StatCard title="Recent Activity">
@@ -66,7 +70,7 @@ export function OverviewTab() {
             </ul>
           )
         ) : (
-          loading
+          statsLoading
         )}
       </StatCard>
     </div>

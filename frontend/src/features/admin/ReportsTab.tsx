@@ -1,9 +1,11 @@
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
+import { LoadFailed } from './LoadFailed';
 import { useAdminStats } from './queries';
 
 export function ReportsTab() {
   const stats = useAdminStats();
+  if (stats.isError) return <LoadFailed message="Failed to fetch stats" />;
   if (!stats.data) return <Skeleton className="h-32" />;
   const total = stats.data.reportsByReason.reduce((sum, r) => sum + r.count, 0);
   return (

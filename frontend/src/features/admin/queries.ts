@@ -5,11 +5,13 @@ import {
   type AdminStats,
   type LolgramUser,
   type ModerationDecision,
+  type ModerationDecisionAnswer,
   type ModerationQueueEntry,
   type PopularItem,
 } from '@tapgram/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, getQueryFn } from '../../lib/api';
+import { lolgramKeys } from '../lolgram/hooks/query-keys';
 
 export const adminKeys = {
   queue: ['/api/lolgram/admin/moderation/queue'],
@@ -22,7 +24,7 @@ export const adminKeys = {
 /** Who is signed in, if anybody: decides whether the dashboard may load at all. */
 export function useMe() {
   return useQuery<LolgramUser | null>({
-    queryKey: ['/api/lolgram/users/me'],
+    queryKey: lolgramKeys.me,
     queryFn: getQueryFn<LolgramUser>({ on401: 'returnNull' }),
   });
 }
@@ -53,7 +55,7 @@ export function useModerate() {
       queueId: string;
       decision: ModerationDecision;
       notes: string;
-    }) =>
+    }): Promise<ModerationDecisionAnswer> =>
       (
         await apiRequest('POST', `/api/lolgram/admin/moderation/${queueId}`, { decision, notes })
       ).json(),

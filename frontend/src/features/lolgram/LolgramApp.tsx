@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router-dom';
 import { useAuth } from './auth';
 import { BottomTabBar, TAB_IDS, type TabId } from './components/BottomTabBar';
 import { LolgramHeader } from './components/LolgramHeader';
+import { LoginPromptProvider } from './components/login-prompt';
 import { AuthDialog } from './dialogs/AuthDialog';
 import { CreatePostDialog } from './dialogs/CreatePostDialog';
 import { ExploreTab } from './tabs/ExploreTab';
@@ -30,33 +31,35 @@ export function LolgramApp() {
   const createPost = () => (state.isAuthenticated ? setCreateOpen(true) : setAuthOpen(true));
 
   return (
-    <TabsPrimitive.Root
-      value={tab}
-      onValueChange={selectTab}
-      className="flex min-h-screen flex-col bg-slate-950"
-    >
-      <LolgramHeader
-        onCreatePost={createPost}
-        onLogin={openLogin}
-        onOpenProfile={() => selectTab('profile')}
-      />
-      <main className="mx-auto w-full max-w-lg flex-1 pb-24">
-        <TabsPrimitive.Content value="feed" className="focus-visible:outline-none">
-          <FeedTab onCreatePost={createPost} />
-        </TabsPrimitive.Content>
-        <TabsPrimitive.Content value="explore" className="focus-visible:outline-none">
-          <ExploreTab />
-        </TabsPrimitive.Content>
-        <TabsPrimitive.Content value="map" className="focus-visible:outline-none">
-          <MapTab />
-        </TabsPrimitive.Content>
-        <TabsPrimitive.Content value="profile" className="focus-visible:outline-none">
-          <ProfileTab onLogin={openLogin} />
-        </TabsPrimitive.Content>
-      </main>
-      <BottomTabBar />
-      <AuthDialog open={authOpen} onOpenChange={setAuthOpen} />
-      <CreatePostDialog open={createOpen} onOpenChange={setCreateOpen} onSignIn={openLogin} />
-    </TabsPrimitive.Root>
+    <LoginPromptProvider value={openLogin}>
+      <TabsPrimitive.Root
+        value={tab}
+        onValueChange={selectTab}
+        className="flex min-h-screen flex-col bg-slate-950"
+      >
+        <LolgramHeader
+          onCreatePost={createPost}
+          onLogin={openLogin}
+          onOpenProfile={() => selectTab('profile')}
+        />
+        <main className="mx-auto w-full max-w-lg flex-1 pb-24">
+          <TabsPrimitive.Content value="feed" className="focus-visible:outline-none">
+            <FeedTab onCreatePost={createPost} />
+          </TabsPrimitive.Content>
+          <TabsPrimitive.Content value="explore" className="focus-visible:outline-none">
+            <ExploreTab />
+          </TabsPrimitive.Content>
+          <TabsPrimitive.Content value="map" className="focus-visible:outline-none">
+            <MapTab />
+          </TabsPrimitive.Content>
+          <TabsPrimitive.Content value="profile" className="focus-visible:outline-none">
+            <ProfileTab onLogin={openLogin} />
+          </TabsPrimitive.Content>
+        </main>
+        <BottomTabBar />
+        <AuthDialog open={authOpen} onOpenChange={setAuthOpen} />
+        <CreatePostDialog open={createOpen} onOpenChange={setCreateOpen} onSignIn={openLogin} />
+      </TabsPrimitive.Root>
+    </LoginPromptProvider>
   );
 }

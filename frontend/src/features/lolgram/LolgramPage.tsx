@@ -15,10 +15,10 @@ function PageLoading() {
 }
 
 /** The wallet providers wrap the app; should their chunk fail, the app runs without a wallet. */
-function WithWallet({ children }: { children: ReactNode }) {
+function WithWallet({ children, loading }: { children: ReactNode; loading: ReactNode }) {
   return (
     <QuietBoundary what="Wallet" fallback={children}>
-      <Suspense fallback={<PageLoading />}>
+      <Suspense fallback={loading}>
         <WalletProviders>
           <QuietBoundary what="Wallet auto sign-in">
             <Suspense fallback={null}>
@@ -32,13 +32,26 @@ function WithWallet({ children }: { children: ReactNode }) {
   );
 }
 
+/** What every LOLGram screen (and the admin page's sign-in) runs inside: auth and the wallet. */
+export function LolgramProviders({
+  children,
+  loading = <PageLoading />,
+}: {
+  children: ReactNode;
+  loading?: ReactNode;
+}) {
+  return (
+    <AuthProvider>
+      <WithWallet loading={loading}>{children}</WithWallet>
+    </AuthProvider>
+  );
+}
+
 export function LolgramPage() {
   usePrefetchInfiniteQuery(feedQueryOptions);
   return (
-    <AuthProvider>
-      <WithWallet>
-        <LolgramApp />
-      </WithWallet>
-    </AuthProvider>
+    <LolgramProviders>
+      <LolgramApp />
+    </LolgramProviders>
   );
 }

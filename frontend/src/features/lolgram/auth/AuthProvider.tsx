@@ -8,7 +8,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import { isPostsQuery } from '../hooks/query-keys';
+import { isPostsQuery, lolgramKeys } from '../hooks/query-keys';
 import { fetchMe, loginOrCreate, logoutRequest } from './auth-api';
 import { AuthContext, type AuthContextValue } from './auth-context';
 import { createAuthStore, loggedOut, stateFromSession } from './auth-store';
@@ -30,7 +30,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     clearSession();
     clearLegacyKeys();
     store.setState(loggedOut);
-  }, [store]);
+    void queryClient.invalidateQueries({ queryKey: lolgramKeys.me });
+  }, [store, queryClient]);
 
   useEffect(() => {
     const session = readSession();
@@ -71,6 +72,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const signedIn = (user: LolgramUser, authMethod: AuthMethod) => {
       writeSession(toStoredSession(user, authMethod, Date.now()));
       store.setState({ isAuthenticated: true, user, authMethod });
+      void queryClient.invalidateQueries({ queryKey: lolgramKeys.me });
       void refreshPosts();
     };
 

@@ -1,6 +1,7 @@
 import type { LolgramUser } from '@tapgram/shared';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../hooks/use-toast';
+import { isUnauthorized } from '../../../lib/api';
 import { useFollow } from '../hooks/useFollow';
 import { useFollowStatus } from '../hooks/useFollowStatus';
 
@@ -24,12 +25,16 @@ export function FollowButton({ viewerId, target }: { viewerId: string; target: L
                   description: `You are no longer following @${target.username}`,
                 },
           ),
-        onError: () =>
-          toast({
-            title: 'Error',
-            description: next ? 'Failed to follow user' : 'Failed to unfollow user',
-            variant: 'destructive',
-          }),
+        onError: (error) =>
+          toast(
+            isUnauthorized(error)
+              ? { title: 'Login Required', description: 'Please login to follow users' }
+              : {
+                  title: 'Error',
+                  description: next ? 'Failed to follow user' : 'Failed to unfollow user',
+                  variant: 'destructive',
+                },
+          ),
       },
     );
   };

@@ -5,10 +5,12 @@ export function LolButton({
   isLiked,
   onToggle,
   busy,
+  disabled = false,
 }: {
   isLiked: boolean;
   onToggle: () => void;
   busy: boolean;
+  disabled?: boolean;
 }) {
   return (
     <button
@@ -17,8 +19,9 @@ export function LolButton({
       aria-label={isLiked ? 'Remove LOL' : 'LOL'}
       aria-busy={busy || undefined}
       onClick={onToggle}
+      disabled={disabled}
       className={cn(
-        'flex h-11 w-11 items-center justify-center rounded-full transition-transform hover:bg-slate-800 active:scale-90',
+        'flex h-11 w-11 items-center justify-center rounded-full transition-transform hover:bg-slate-800 active:scale-90 disabled:opacity-40',
         isLiked ? 'text-amber-300' : 'text-slate-200',
       )}
     >

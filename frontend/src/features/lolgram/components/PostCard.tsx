@@ -7,6 +7,7 @@ import { useAuth } from '../auth';
 import { useLol } from '../hooks/useLol';
 import { usePostViews } from '../hooks/usePostViews';
 import { formatPostDate, pluralize } from '../lib/format';
+import { useLoginPrompt } from './login-prompt';
 import { LolButton } from './LolButton';
 import { PostOptionsMenu } from './PostOptionsMenu';
 import { ReportDialog } from './ReportDialog';
@@ -18,6 +19,10 @@ export function PostCard({ post }: { post: Post }) {
   const { state } = useAuth();
   const navigate = useNavigate();
   const lol = useLol(post);
+  const promptLogin = useLoginPrompt('Please login to LOL posts');
+  // The author's own new post, shown while its automatic check runs: nobody can LOL it yet.
+  const checking = post.moderation === 'checking';
+  const toggleLol = state.isAuthenticated ? lol.toggle : promptLogin;
   const viewRef = usePostViews<HTMLElement>(post.id);
   const isOwner = state.user?.id === post.userId;
   const [reporting, setReporting] = useState(false);
@@ -88,7 +93,7 @@ export function PostCard({ post }: { post: Post }) {
           loading="lazy"
           className="h-full w-full object-cover"
           onDoubleClick={() => {
-            if (!post.isLiked) lol.toggle();
+            if (!post.isLiked && !checking) toggleLol();
           }}
         />
         {lol.celebrating && (
@@ -103,9 +108,19 @@ export function PostCard({ post }: { post: Post }) {
       </div>
 
       <div className="flex items-center gap-1 px-1.5 pt-1">
-        <LolButton isLiked={post.isLiked} onToggle={lol.toggle} busy={lol.pending} />
+        <LolButton
+          isLiked={post.isLiked}
+          onToggle={toggleLol}
+          busy={lol.pending}
+          disabled={checking}
+        />
         <SoonActions />
         <span className="flex-1" />
+        {checking && (
+          <span role="status" className="px-2 text-xs font-semibold text-amber-200">
+            Checking…
+          </span>
+        )}
         <SaveSoonButton />
       </div>
 

@@ -1,6 +1,9 @@
 import type { Post } from '@tapgram/shared';
 import { Laugh, MessageCircle } from 'lucide-react';
 
+/** Shown on the author's own posts that the public does not see yet. */
+const REVIEW_LABELS = { checking: 'Checking…', held: 'Under review' } as const;
+
 /** A 3-column grid of square thumbnails; with `showStats`, LOL and comment counts on hover. */
 export function PostGrid({ posts, showStats = false }: { posts: Post[]; showStats?: boolean }) {
   return (
@@ -13,6 +16,11 @@ export function PostGrid({ posts, showStats = false }: { posts: Post[]; showStat
             loading="lazy"
             className="h-full w-full object-cover transition-transform group-hover:scale-105"
           />
+          {post.moderation && (
+            <span className="absolute top-1.5 left-1.5 rounded-full bg-slate-950/85 px-2 py-0.5 text-[11px] font-semibold text-amber-200">
+              {REVIEW_LABELS[post.moderation]}
+            </span>
+          )}
           {showStats && (
             <div className="absolute inset-0 flex items-center justify-center gap-4 bg-black/60 text-sm font-bold opacity-0 transition-opacity group-hover:opacity-100">
               <span className="flex items-center gap-1">

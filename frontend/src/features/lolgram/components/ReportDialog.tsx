@@ -1,4 +1,4 @@
-import { REPORT_REASONS } from '@tapgram/shared';
+import { REPORT_DETAILS_MAX, REPORT_REASONS, type ReportReason } from '@tapgram/shared';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import {
@@ -23,13 +23,16 @@ export function ReportDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const [reason, setReason] = useState<string>(REPORT_REASONS[0]);
+  const [reason, setReason] = useState<ReportReason>(REPORT_REASONS[0]);
+  const [details, setDetails] = useState('');
   const [sending, setSending] = useState(false);
   const send = async () => {
     setSending(true);
     try {
-      await apiRequest('POST', `/api/lolgram/posts/${postId}/report`, { reason });
+      const body = details.trim() ? { reason, details: details.trim() } : { reason };
+      await apiRequest('POST', `/api/lolgram/posts/${postId}/report`, body);
       toast({ title: 'Thanks for reporting', description: 'A moderator will review this post.' });
+      setDetails('');
       onOpenChange(false);
     } catch (error) {
       toast({
@@ -66,6 +69,19 @@ export function ReportDialog({
             </label>
           ))}
         </fieldset>
+        <label className="grid gap-1.5 text-sm font-medium">
+          Anything a moderator should know? (optional)
+          <textarea
+            value={details}
+            maxLength={REPORT_DETAILS_MAX}
+            rows={3}
+            onChange={(event) => setDetails(event.target.value)}
+            className="rounded-xl border border-slate-700 bg-slate-900 px-3 py-2 text-sm text-slate-100 focus-visible:outline-2 focus-visible:outline-amber-300"
+          />
+          <span className="text-right text-xs text-slate-500">
+            {details.length}/{REPORT_DETAILS_MAX}
+          </span>
+        </label>
         <DialogFooter>
           <Button variant="ghost" onClick={() => onOpenChange(false)}>
             Cancel

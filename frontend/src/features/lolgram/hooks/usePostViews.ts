@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { throwIfResNotOk } from '../../../lib/api';
 import { createViewTracker, type ViewTracker } from '../lib/view-tracker';
 
 const FLUSH_AFTER_MS = 5_000;
@@ -12,7 +13,7 @@ async function reportViews(postIds: string[]): Promise<void> {
     credentials: 'include',
     keepalive: true,
   });
-  if (!res.ok) throw new Error(`${res.status}: ${res.statusText}`);
+  await throwIfResNotOk(res);
 }
 
 let tracker: ViewTracker | null = null;

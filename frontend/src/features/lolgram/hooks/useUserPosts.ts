@@ -1,10 +1,43 @@
-import type { Post } from '@tapgram/shared';
-import { useQuery } from '@tanstack/react-query';
+import { USER_POSTS_PAGE, type Post } from '@tapgram/shared';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { apiRequest } from '../../../lib/api';
 import { lolgramKeys } from './query-keys';
 
+// While an own new post is being checked, the list is asked again until the check is done.
+const CHECKING_POLL_MS = 1500;
+
+const isChecking = (post: Post) => post.moderation === 'checking';
+
+/** A user's posts, newest first, a page at a time; the author's own list also holds posts under review. */
 export function useUserPosts(userId: string | undefined) {
-  return useQuery<Post[]>({
+  const queryClient = useQueryClient();
+  const query = useInfiniteQuery({
     queryKey: lolgramKeys.userPosts(userId ?? ''),
+    queryFn: async ({ pageParam }) => {
+      const params = new URLSearchParams({ limit: String(USER_POSTS_PAGE) });
+      if (pageParam) params.set('before', pageParam);
+      const res = await apiRequest('GET', `/api/lolgram/posts/user/${userId}?${params}`);
+      return (await res.json()) as Post[];
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) =>
+      lastPage.length < USER_POSTS_PAGE ? undefined : (lastPage.at(-1)?.cursor ?? undefined),
     enabled: Boolean(userId),
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((page) => page.some(isChecking)) ? CHECKING_POLL_MS : false,
   });
+  const posts = query.data?.pages.flat() ?? [];
+
+  // A post whose check has just ended may now be public: the feed should show it.
+  const checking = posts.filter(isChecking).length;
+  const wasChecking = useRef(0);
+  useEffect(() => {
+    if (checking < wasChecking.current) {
+      void queryClient.invalidateQueries({ queryKey: lolgramKeys.feed });
+    }
+    wasChecking.current = checking;
+  }, [checking, queryClient]);
+
+  return { ...query, posts };
 }

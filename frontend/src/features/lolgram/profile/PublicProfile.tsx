@@ -1,11 +1,9 @@
-import { ArrowLeft, BadgeCheck, Camera } from 'lucide-react';
+import { ArrowLeft, BadgeCheck } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../auth';
-import { EmptyState } from '../components/EmptyState';
 import { FollowButton } from '../components/FollowButton';
-import { GridSkeleton } from '../components/GridSkeleton';
-import { PostGrid } from '../components/PostGrid';
+import { UserPostsGrid } from '../components/UserPostsGrid';
 import { ProfileStats } from '../components/ProfileStats';
 import { UserAvatar } from '../components/UserAvatar';
 import { useUserByUsername } from '../hooks/useUserByUsername';
@@ -62,7 +60,7 @@ export function PublicProfile({ username }: { username: string }) {
                   className="h-20 w-20 text-xl"
                 />
                 <ProfileStats
-                  posts={posts.data?.length ?? user.postCount}
+                  posts={user.postCount}
                   followers={user.followerCount}
                   following={user.followingCount}
                 />
@@ -83,13 +81,7 @@ export function PublicProfile({ username }: { username: string }) {
                   <FollowButton viewerId={viewer.id} target={user} />
                 </div>
               )}
-              {posts.isPending ? (
-                <GridSkeleton />
-              ) : posts.data && posts.data.length > 0 ? (
-                <PostGrid posts={posts.data} showStats />
-              ) : (
-                <EmptyState icon={Camera} title="No posts yet" />
-              )}
+              <UserPostsGrid posts={posts} />
             </section>
           )
         )}

@@ -1,12 +1,10 @@
 import type { LolgramUser } from '@tapgram/shared';
-import { Camera, LogOut, Settings } from 'lucide-react';
+import { LogOut, Settings } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useAuth } from '../auth';
 import { AvatarUpload } from '../components/AvatarUpload';
-import { EmptyState } from '../components/EmptyState';
-import { GridSkeleton } from '../components/GridSkeleton';
-import { PostGrid } from '../components/PostGrid';
+import { UserPostsGrid } from '../components/UserPostsGrid';
 import { ProfileStats } from '../components/ProfileStats';
 import { SoonBadge } from '../components/SoonBadge';
 import { EditProfileDialog } from '../dialogs/EditProfileDialog';
@@ -26,7 +24,7 @@ function OwnProfile({ signedIn }: { signedIn: LolgramUser }) {
       <div className="flex items-center gap-5 px-4 pt-5">
         <AvatarUpload user={user} />
         <ProfileStats
-          posts={posts.data?.length ?? user.postCount}
+          posts={user.postCount}
           followers={user.followerCount}
           following={user.followingCount}
         />
@@ -49,13 +47,7 @@ function OwnProfile({ signedIn }: { signedIn: LolgramUser }) {
           <SoonBadge label="Coming Soon" />
         </Button>
       </div>
-      {posts.isPending ? (
-        <GridSkeleton />
-      ) : posts.data && posts.data.length > 0 ? (
-        <PostGrid posts={posts.data} showStats />
-      ) : (
-        <EmptyState icon={Camera} title="No posts yet" />
-      )}
+      <UserPostsGrid posts={posts} />
       <Button variant="ghost" className="mx-4 mb-4 h-11" onClick={() => void logout()}>
         <LogOut className="h-4 w-4" aria-hidden="true" />
         Log out

@@ -1,0 +1,109 @@
+// @vitest-environment happy-dom
+import type { AdminStats } from '@tapgram/shared';
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AdminPage } from '../../src/features/admin/AdminPage';
+import { makeUser } from '../lolgram/builders';
+import { json, stubFetch, type FetchStub } from '../lolgram/fetch-stub';
+import { renderWithApp, signIn } from '../lolgram/render';
+
+const ME = '/api/lolgram/users/me';
+// The page loads the wallet chunk lazily; the first render in a run waits for it.
+const FIRST_RENDER = { timeout: 10_000 };
+const ADMIN_DATA = /^\/api\/lolgram\/(admin|analytics)\//;
+
+function makeStats(overrides: Partial<AdminStats> = {}): AdminStats {
+  return {
+    users: 12,
+    posts: 34,
+    pendingModeration: 0,
+    health: { database: 'ok', redis: 'not configured', imageCheck: 'ready' },
+    recentDecisions: [],
+    daily: [],
+    reportsByReason: [],
+    ...overrides,
+  };
+}
+
+function answerAdminData(api: FetchStub, stats: () => Response = () => json(makeStats())) {
+  api
+    .on('GET', '/api/lolgram/admin/moderation/queue', () => json([]))
+    .on('GET', /^\/api\/lolgram\/analytics\/popular/, () => json([]))
+    .on('GET', '/api/lolgram/admin/stats', stats);
+}
+
+function renderAdmin() {
+  renderWithApp(<AdminPage />, { route: '/admin', path: '/admin', auth: false });
+}
+
+let api: FetchStub;
+
+beforeEach(() => {
+  localStorage.clear();
+  api = stubFetch();
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('the admin page', () => {
+  it('shows a signed-out visitor "Admins only" and fetches no admin data', async () => {
+    api.on('GET', ME, () => json({ error: 'Not signed in' }, 401));
+    renderAdmin();
+    expect(
+      await screen.findByRole('heading', { name: 'Admins only' }, FIRST_RENDER),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(api.calls('GET', ADMIN_DATA)).toHaveLength(0);
+  });
+
+  it('tells a signed-in user that their account is not an admin one', async () => {
+    const user = makeUser({ username: 'carol', isAdmin: false });
+    signIn(api, user);
+    renderAdmin();
+    expect(
+      await screen.findByText(
+        'You are signed in as @carol, which is not an admin account.',
+        {},
+        FIRST_RENDER,
+      ),
+    ).toBeInTheDocument();
+    expect(api.calls('GET', ADMIN_DATA)).toHaveLength(0);
+  });
+
+  it('opens the dashboard once an admin signs in from the page', async () => {
+    const admin = makeUser({ username: 'boss', isAdmin: true });
+    let signedIn = false;
+    api
+      .on('GET', ME, () => (signedIn ? json(admin) : json({ error: 'Not signed in' }, 401)))
+      .on('POST', '/api/lolgram/users/login', () => {
+        signedIn = true;
+        return json(admin);
+      });
+    answerAdminData(api);
+    renderAdmin();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in' }, FIRST_RENDER));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Username'), 'boss');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'correct horse battery');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign In' }));
+
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+    expect(screen.getByText('Moderating LOLGram as @boss')).toBeInTheDocument();
+    expect(await screen.findByText('34 posts')).toBeInTheDocument();
+  });
+
+  it('says the figures could not be fetched instead of loading forever', async () => {
+    signIn(api, makeUser({ username: 'boss', isAdmin: true }));
+    answerAdminData(api, () => json({ error: 'Boom' }, 500));
+    renderAdmin();
+    const alerts = await screen.findAllByText('Failed to fetch stats', {}, FIRST_RENDER);
+    expect(alerts.length).toBeGreaterThan(0);
+  });
+});

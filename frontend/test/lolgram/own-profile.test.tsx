@@ -1,0 +1,52 @@
+// @vitest-environment happy-dom
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProfileTab } from '../../src/features/lolgram/tabs/ProfileTab';
+import { makePost, makeUser } from './builders';
+import { json, stubFetch, type FetchStub } from './fetch-stub';
+import { renderWithApp, signIn } from './render';
+
+let api: FetchStub;
+
+beforeEach(() => {
+  localStorage.clear();
+  api = stubFetch();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('your own profile', () => {
+  it('marks a new post under check, and asks again until the check is over', async () => {
+    const me = makeUser({ username: 'alice', postCount: 0 });
+    signIn(api, me);
+    const post = makePost({ userId: me.id, username: 'alice', caption: 'fresh joke' });
+    let checked = false;
+    api
+      .on('GET', '/api/lolgram/users/username/alice', () => json(me))
+      .on('GET', `/api/lolgram/posts/user/${me.id}?limit=30`, () =>
+        json([checked ? post : { ...post, moderation: 'checking' }]),
+      );
+    renderWithApp(<ProfileTab onLogin={() => {}} />);
+
+    expect(await screen.findByText('Checking…')).toBeTruthy();
+    checked = true;
+    await waitFor(() => expect(screen.queryByText('Checking…')).toBeNull(), { timeout: 5000 });
+    expect(screen.getByAltText('fresh joke')).toBeTruthy();
+  });
+
+  it('shows a held post to its author as under review', async () => {
+    const me = makeUser({ username: 'alice', postCount: 0 });
+    signIn(api, me);
+    api
+      .on('GET', '/api/lolgram/users/username/alice', () => json(me))
+      .on('GET', `/api/lolgram/posts/user/${me.id}?limit=30`, () =>
+        json([makePost({ userId: me.id, moderation: 'held' })]),
+      );
+    renderWithApp(<ProfileTab onLogin={() => {}} />);
+    expect(await screen.findByText('Under review')).toBeTruthy();
+    expect(screen.getByTestId('stat-posts').textContent).toBe('0');
+  });
+});
