@@ -30,7 +30,7 @@ runCli(async () => {
       console.log(`${username} is now ${role === 'admin' ? 'an admin' : 'a regular user'}`);
       if (role === 'user' && config.ADMIN_USERNAMES.includes(username.toLowerCase())) {
         console.log(
-          `Note: ${username} is still listed in ADMIN_USERNAMES, which also makes them an admin.`,
+          `Note: ${username} is still listed in ADMIN_USERNAMES, which makes them an admin again at the next start.`,
         );
       }
     }
