@@ -115,7 +115,9 @@ export async function startServer(
       const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       const force = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      io.disconnectSockets(true);
+      // This process's players only: through the Redis adapter, io.disconnectSockets would drop
+      // every player on every process.
+      io.local.disconnectSockets(true);
       await stopped;
       clearTimeout(force);
       await new Promise<void>((resolve) => io.close(() => resolve()));

@@ -55,4 +55,27 @@ describe.runIf(await redisAvailable())('two backend processes sharing one Redis'
       (await request(a.url).get(`/api/users/${player.user.id}/rank`)).body,
     );
   });
+
+  it('stopping one process leaves the players of the others connected', async () => {
+    const c = await spawnServer({
+      DATABASE_URL: a.databaseUrl ?? '',
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: a.redisPrefix,
+      SESSION_SECRET: SECRET,
+    });
+    const onA = await connectGame(a.url);
+    const onC = await connectGame(c.url);
+    const left = new Promise<string>((resolve) => onA.once('disconnect', resolve));
+    const stopped = new Promise<string>((resolve) => onC.once('disconnect', resolve));
+    expect(await c.stop()).toBe(0);
+    await stopped;
+    // Long enough for a cluster-wide disconnect published through Redis to have arrived.
+    const outcome = await Promise.race([
+      left,
+      new Promise((resolve) => setTimeout(() => resolve('still connected'), 1000)),
+    ]);
+    expect(outcome).toBe('still connected');
+    expect(onA.connected).toBe(true);
+    onA.disconnect();
+  });
 });
