@@ -40,7 +40,9 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     return context.newPage();
   };
   beforeAll(async () => {
-    server = await startTestServer({ env: { ADMIN_USERNAMES: ADMIN } });
+    server = await startTestServer({
+      env: { ADMIN_USERNAMES: ADMIN, MODERATION_IMAGE_CHECK: 'on' },
+    });
     browser = await launch(executable!);
   });
   afterAll(async () => {

@@ -46,7 +46,9 @@ describe('the automatic check of new posts', () => {
   const adminName = makeName('boss');
   beforeAll(async () => {
     model.load.mockResolvedValue(fakeModel);
-    server = await startTestServer({ env: { ADMIN_USERNAMES: adminName } });
+    server = await startTestServer({
+      env: { ADMIN_USERNAMES: adminName, MODERATION_IMAGE_CHECK: 'on' },
+    });
     admin = await makeAccount(server.url, adminName);
     author = await makeAccount(server.url);
     other = await makeAccount(server.url);
@@ -167,7 +169,11 @@ describe('the automatic check of new posts', () => {
   it('checks again, at start-up, the posts a stopped server left checking', async () => {
     const database = await createScratchDatabase();
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-recheck-'));
-    const env = { DATA_DIR: dataDir, MODERATION_HOLD_THRESHOLD: '0.9' };
+    const env = {
+      DATA_DIR: dataDir,
+      MODERATION_HOLD_THRESHOLD: '0.9',
+      MODERATION_IMAGE_CHECK: 'on',
+    };
     const first = await startTestServer({ databaseUrl: database.url, env });
     let second: TestServer | undefined;
     try {
@@ -216,7 +222,9 @@ describe('when the image model fails to load', () => {
   beforeAll(async () => {
     model.load.mockReset();
     model.load.mockRejectedValue(new Error('wasm backend unavailable'));
-    server = await startTestServer({ env: { ADMIN_USERNAMES: adminName } });
+    server = await startTestServer({
+      env: { ADMIN_USERNAMES: adminName, MODERATION_IMAGE_CHECK: 'on' },
+    });
     admin = await makeAccount(server.url, adminName);
     author = await makeAccount(server.url);
   });

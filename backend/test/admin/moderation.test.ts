@@ -13,7 +13,11 @@ describe('moderation and admin', () => {
   const adminName = makeName('boss');
   beforeAll(async () => {
     server = await startTestServer({
-      env: { ADMIN_USERNAMES: adminName, MODERATION_HOLD_THRESHOLD: '0.55' },
+      env: {
+        ADMIN_USERNAMES: adminName,
+        MODERATION_HOLD_THRESHOLD: '0.55',
+        MODERATION_IMAGE_CHECK: 'on',
+      },
     });
     admin = await makeAccount(server.url, adminName);
     user = await makeAccount(server.url);

@@ -76,6 +76,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+    // The image model takes a second of CPU to load: only the tests about it turn it on.
+    MODERATION_IMAGE_CHECK: 'off',
     REDIS_PREFIX: redisPrefix,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(mode === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),
