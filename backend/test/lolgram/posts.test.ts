@@ -119,6 +119,28 @@ describe('LOLGram posts, images, LOLs and views', () => {
     );
   });
 
+  it('pages posts made in the same instant once each, by their ids', async () => {
+    const account = await makeAccount(server.url);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i += 1)
+      ids.push((await makeVisiblePost(account, { caption: `tie ${i}` })).id);
+    await server.db.pool.query(
+      "UPDATE posts SET created_at = '2030-01-01T00:00:00Z' WHERE id = ANY($1::uuid[])",
+      [ids],
+    );
+    const url = `/api/lolgram/posts/user/${account.user.id}`;
+    const seen: string[] = [];
+    let before = '';
+    for (let page = 0; page < 5; page += 1) {
+      const res = await request(server.url).get(`${url}?limit=1${before}`);
+      expect(res.status).toBe(200);
+      if (res.body.length === 0) break;
+      seen.push(res.body[0].id);
+      before = `&before=${res.body[0].cursor}`;
+    }
+    expect(seen).toEqual([...ids].sort().reverse());
+  });
+
   it('pages a user’s posts with `before` and `limit` (30 by default, at most 50)', async () => {
     const account = await makeAccount(server.url);
     const ids = [];

@@ -65,8 +65,12 @@ function chapterNumberOf(interaction: StoryChapter['interaction']): number {
   return STORY_CHAPTERS.findIndex((chapter) => chapter.interaction === interaction) + 1;
 }
 
+const network = vi.fn(() => Promise.reject(new Error('the story must not call the network')));
+
 beforeEach(() => {
   vi.useFakeTimers();
+  network.mockClear();
+  vi.stubGlobal('fetch', network);
   render(<StorySection />);
 });
 
@@ -74,6 +78,7 @@ afterEach(() => {
   cleanup();
   vi.useRealTimers();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe('StorySection', () => {
@@ -206,6 +211,15 @@ describe('StorySection', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Back to Top' }));
 
     expect(scrollTo).toHaveBeenCalledWith({ top: 0, behavior: 'smooth' });
+  });
+
+  it('plays all eight chapters and restarts without a single call to the server', () => {
+    playUntil(STORY_CHAPTERS.length);
+    answer(chapterAt(STORY_CHAPTERS.length));
+    passDelay();
+    fireEvent.click(screen.getByRole('button', { name: 'Restart the Saga' }));
+    expect(screen.getByText('1 / 8')).toBeTruthy();
+    expect(network).not.toHaveBeenCalled();
   });
 
   it('announces chapter changes through a polite live region', () => {

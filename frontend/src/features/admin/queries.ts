@@ -44,8 +44,10 @@ export function useAdminStats() {
   return useQuery<AdminStats>({ queryKey: adminKeys.stats, refetchInterval: REFRESH_INTERVAL_MS });
 }
 
+/** A decision; the body names the signed-in moderator as the spec's does (the server checks who). */
 export function useModerate() {
   const queryClient = useQueryClient();
+  const me = useMe();
   return useMutation({
     mutationFn: async ({
       queueId,
@@ -57,7 +59,11 @@ export function useModerate() {
       notes: string;
     }): Promise<ModerationDecisionAnswer> =>
       (
-        await apiRequest('POST', `/api/lolgram/admin/moderation/${queueId}`, { decision, notes })
+        await apiRequest('POST', `/api/lolgram/admin/moderation/${queueId}`, {
+          moderatorId: me.data?.id,
+          decision,
+          notes,
+        })
       ).json(),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: adminKeys.queue });
