@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { boost, connectAll, createPlayer, createPlayers, runSocketLoad } from './lib/game-load';
 import { cannon } from './lib/http-load';
-import { startChild } from './lib/processes';
+import { SERVER_NODE_FLAGS, startChild } from './lib/processes';
 import { scratchDatabase } from './lib/scratch-db';
 import { printTable, writeReport, type Row } from './lib/report';
 import { round } from './lib/stats';
@@ -25,7 +25,10 @@ async function main() {
   const dbUrl = scratch.url;
   const rows: Row[] = [];
 
-  const ceiling = await startChild(['--import', 'tsx', 'bench/ceiling-server.ts'], {});
+  const ceiling = await startChild(
+    [...SERVER_NODE_FLAGS, '--import', 'tsx', 'bench/ceiling-server.ts'],
+    {},
+  );
   console.log('1/4 ceiling: bare Node HTTP handler');
   const bare = await cannon({
     connections: CONNECTIONS,
@@ -41,7 +44,10 @@ async function main() {
     figures: { 'req/s': bare.requestsPerSecond, 'p50 ms': bare.p50, 'p99 ms': bare.p99 },
   });
 
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [
+    ...SERVER_NODE_FLAGS,
+    ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
   const app = await startChild([...nodeArgs, '--import', 'tsx', 'backend/src/main.ts'], {
     NODE_ENV: 'production',
     PORT: '0',
@@ -126,7 +132,7 @@ async function main() {
       redis: (await redisCpu()) - cpuBefore.redis,
       loader: (loader.user + loader.system) / 1e6,
     };
-    for (const socket of sockets) socket.disconnect();
+    for (const socket of sockets) socket.close();
     acknowledged += load.accepted;
     rows.push({
       name: `(3) Socket.IO, ${SOCKET_PLAYERS} players x 10 taps/s in 200 ms batches`,

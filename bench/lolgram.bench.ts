@@ -2,7 +2,7 @@
 import pg from 'pg';
 import sharp from 'sharp';
 import { cannon } from './lib/http-load';
-import { startChild } from './lib/processes';
+import { SERVER_NODE_FLAGS, startChild } from './lib/processes';
 import { scratchDatabase } from './lib/scratch-db';
 import { printTable, writeReport, type Row } from './lib/report';
 import { round, summarize } from './lib/stats';
@@ -47,7 +47,10 @@ async function main() {
   const dbUrl = scratch.url;
   const rows: Row[] = [];
 
-  const ceiling = await startChild(['--import', 'tsx', 'bench/ceiling-server.ts'], {});
+  const ceiling = await startChild(
+    [...SERVER_NODE_FLAGS, '--import', 'tsx', 'bench/ceiling-server.ts'],
+    {},
+  );
   console.log('1/3 ceiling: bare Node GET');
   const bare = await cannon({
     url: `${ceiling.url}/feed`,
@@ -60,7 +63,7 @@ async function main() {
     figures: { 'req/s': bare.requestsPerSecond, 'p50 ms': bare.p50, 'p99 ms': bare.p99 },
   });
 
-  const app = await startChild(['--import', 'tsx', 'backend/src/main.ts'], {
+  const app = await startChild([...SERVER_NODE_FLAGS, '--import', 'tsx', 'backend/src/main.ts'], {
     NODE_ENV: 'production',
     PORT: '0',
     HOST: '127.0.0.1',

@@ -1,5 +1,6 @@
-import { gameEvents, type LeaderboardUser, type TapBatch, type TapBatchAck } from '@tapgram/shared';
+import { gameEvents, type BoardsPush, type TapBatch, type TapBatchAck } from '@tapgram/shared';
 import { io, type Socket } from 'socket.io-client';
+import { LightSocket } from './light-socket';
 import { summarize } from './stats';
 
 export interface BenchPlayer {
@@ -62,11 +63,14 @@ export function connect(url: string, cookie?: string): Promise<Socket> {
   });
 }
 
-export async function connectAll(url: string, players: BenchPlayer[]): Promise<Socket[]> {
-  const sockets: Socket[] = [];
+/** The simulated players' connections (the light client; see light-socket.ts). */
+export async function connectAll(url: string, players: BenchPlayer[]): Promise<LightSocket[]> {
+  const sockets: LightSocket[] = [];
   for (let i = 0; i < players.length; i += 100) {
     sockets.push(
-      ...(await Promise.all(players.slice(i, i + 100).map((p) => connect(url, p.cookie)))),
+      ...(await Promise.all(
+        players.slice(i, i + 100).map((p) => LightSocket.connect(url, p.cookie)),
+      )),
     );
   }
   return sockets;
@@ -75,11 +79,19 @@ export async function connectAll(url: string, players: BenchPlayer[]): Promise<S
 // Batches are numbered per session, counting up from 1, as the game screen numbers them.
 const lastSeq = new Map<string, number>();
 
-function sendTaps(socket: Socket, sessionId: string, count: number): Promise<TapBatchAck> {
+function nextBatch(sessionId: string, count: number): TapBatch {
   const seq = (lastSeq.get(sessionId) ?? 0) + 1;
   lastSeq.set(sessionId, seq);
-  const batch: TapBatch = { sessionId, count, seq };
-  return socket.timeout(30_000).emitWithAck(gameEvents.tap, batch);
+  return { sessionId, count, seq };
+}
+
+function sendTaps(socket: Socket | LightSocket, sessionId: string, count: number) {
+  const batch = nextBatch(sessionId, count);
+  return (
+    socket instanceof LightSocket
+      ? socket.emitWithAck(gameEvents.tap, batch)
+      : socket.timeout(30_000).emitWithAck(gameEvents.tap, batch)
+  ) as Promise<TapBatchAck>;
 }
 
 /**
@@ -89,7 +101,7 @@ function sendTaps(socket: Socket, sessionId: string, count: number): Promise<Tap
 export async function runSocketLoad(options: {
   url: string;
   players: BenchPlayer[];
-  sockets: Socket[];
+  sockets: LightSocket[];
   probe: BenchPlayer;
   tapsPerSecond: number;
   batchMs: number;
@@ -124,8 +136,8 @@ export async function runSocketLoad(options: {
   const watcher = await connect(options.url);
   const pending = new Map<number, number>();
   const pushLatencies: number[] = [];
-  watcher.on(gameEvents.leaderboardUsers, (users: LeaderboardUser[]) => {
-    const points = users.find((u) => u.id === probe.userId)?.totalPoints;
+  watcher.on(gameEvents.boards, ({ users }: BoardsPush) => {
+    const points = users?.find((u) => u.id === probe.userId)?.totalPoints;
     if (points === undefined) return;
     for (const [expected, sentAt] of pending) {
       if (expected <= points) {

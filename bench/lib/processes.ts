@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Node's flags for servers, as `npm start` passes them (backend/package.json), for the ceiling too. */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
 export interface Child {
   url: string;
   child: ChildProcess;

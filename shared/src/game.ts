@@ -99,11 +99,19 @@ export type TapBatchAck =
   | { ok: true; accepted: number; user: GameUser; session: GameSession }
   | { ok: false; status: number; error: string };
 
+/**
+ * One push of the game channel: every board on connect, then only the boards that changed (one
+ * message a second at most, so a busy server writes each player one frame, not three).
+ */
+export interface BoardsPush {
+  users?: LeaderboardUser[];
+  countries?: LeaderboardCountry[];
+  milestone?: MilestoneResponse;
+}
+
 /** Events of the game channel (Socket.IO). */
 export const gameEvents = {
-  leaderboardUsers: 'leaderboard:users',
-  leaderboardCountries: 'leaderboard:countries',
-  milestone: 'milestone',
+  boards: 'boards',
   tap: 'tap',
 } as const;
 

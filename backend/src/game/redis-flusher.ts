@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Result } from 'ioredis';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
+import { SESSION_IDLE_TTL_S } from './redis-rebuild';
 import type { FlushedTotals, GameRepository } from './repository';
 
 const FLUSH_BATCH = 2000;
@@ -94,11 +95,13 @@ export class RedisFlusher {
       if (userIds.length + sessionIds.length + countries.length === 0) return;
       await this.repo.writeTotals(await this.readTotals(userIds, sessionIds, countries));
       const taken = this.k.flushing(this.token);
-      await this.redis
+      const done = this.redis
         .multi()
         .del(taken.users, taken.sessions, taken.countries)
-        .srem(this.k.flushers, this.token)
-        .exec();
+        .srem(this.k.flushers, this.token);
+      // A session tapped since the last flush stays in Redis another idle period.
+      for (const id of sessionIds) done.expire(this.k.session(id), SESSION_IDLE_TTL_S);
+      await done.exec();
       if (Math.max(userIds.length, sessionIds.length, countries.length) < FLUSH_BATCH) return;
     }
   }

@@ -3,7 +3,6 @@ export function gameKeys(base: string) {
   return {
     user: (id: string) => `${base}:user:${id}`,
     session: (id: string) => `${base}:session:${id}`,
-    rate: (id: string) => `${base}:rate:${id}`,
     users: `${base}:lb:users`,
     countries: `${base}:lb:countries`,
     countryTaps: `${base}:country-taps`,

@@ -6,53 +6,67 @@ import type { TapOutcome } from './store';
  */
 
 /**
- * KEYS: 1 user hash, 2 session hash, 3 rate bucket, 4 users zset, 5 countries zset,
- *       6 country taps hash, 7 dirty users, 8 dirty sessions, 9 dirty countries, 10 version, 11 ready
- * ARGV: 1 userId, 2 sessionId, 3 count, 4 taps a second, 5 burst, 6 session idle ttl (s),
- *       7 the batch's number in its session (0 when it has none)
+ * Counts the tap batches of many players in one step.
+ * KEYS: 1 users zset, 2 countries zset, 3 country taps hash, 4 dirty users, 5 dirty sessions,
+ *       6 dirty countries, 7 version, 8 ready; then for each batch its user hash and session hash.
+ * ARGV: 1 taps a second, 2 burst; then for each batch userId, sessionId, count, seq (0: none).
+ * The rate bucket of a player lives in their hash (tokens, at). Answers one reply per batch.
  */
-export const TAP_SCRIPT = `
-if redis.call('EXISTS', KEYS[11]) == 0 then return {'not-ready'} end
-local owner = redis.call('HGET', KEYS[2], 'userId')
-if not owner then return {'no-session'} end
-if owner ~= ARGV[1] then return {'not-owner'} end
-local user = redis.call('HMGET', KEYS[1], 'username', 'country', 'points', 'taps')
-if not user[2] then return {'no-user'} end
-local count = tonumber(ARGV[3])
-local seq = tonumber(ARGV[7])
-if seq > 0 and seq <= (tonumber(redis.call('HGET', KEYS[2], 'seq')) or 0) then
-  local session = redis.call('HMGET', KEYS[2], 'points', 'taps')
-  return {'ok', count, user[1], user[2], tonumber(user[3]), tonumber(user[4]), tonumber(session[1]), tonumber(session[2])}
-end
-
+export const TAP_BATCH_SCRIPT = `
+if redis.call('EXISTS', KEYS[8]) == 0 then return {{'not-ready'}} end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local rate = tonumber(ARGV[4])
-local burst = tonumber(ARGV[5])
-local bucket = redis.call('HMGET', KEYS[3], 'tokens', 'at')
-local tokens = tonumber(bucket[1]) or burst
-local at = tonumber(bucket[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
-local refused = tokens < count
-if not refused then tokens = tokens - count end
-redis.call('HSET', KEYS[3], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[3], math.ceil(burst * 1000 / rate) + 1000)
-if refused then return {'rate-limited'} end
-if seq > 0 then redis.call('HSET', KEYS[2], 'seq', ARGV[7]) end
-
-local points = redis.call('HINCRBY', KEYS[1], 'points', count)
-local taps = redis.call('HINCRBY', KEYS[1], 'taps', count)
-local sessionPoints = redis.call('HINCRBY', KEYS[2], 'points', count)
-local sessionTaps = redis.call('HINCRBY', KEYS[2], 'taps', count)
-redis.call('EXPIRE', KEYS[2], tonumber(ARGV[6]))
-redis.call('ZADD', KEYS[4], points, ARGV[1])
-redis.call('ZINCRBY', KEYS[5], count, user[2])
-redis.call('HINCRBY', KEYS[6], user[2], count)
-redis.call('SADD', KEYS[7], ARGV[1])
-redis.call('SADD', KEYS[8], ARGV[2])
-redis.call('SADD', KEYS[9], user[2])
-redis.call('INCR', KEYS[10])
-return {'ok', count, user[1], user[2], points, taps, sessionPoints, sessionTaps}
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local replies, dirtyUsers, dirtySessions, countryTaps = {}, {}, {}, {}
+for i = 1, (#KEYS - 8) / 2 do
+  local userKey, sessionKey = KEYS[7 + 2 * i], KEYS[8 + 2 * i]
+  local userId, sessionId = ARGV[4 * i - 1], ARGV[4 * i]
+  local count, seq = tonumber(ARGV[4 * i + 1]), tonumber(ARGV[4 * i + 2])
+  local s = redis.call('HMGET', sessionKey, 'userId', 'seq', 'points', 'taps')
+  local u = s[1] == userId and redis.call('HMGET', userKey, 'username', 'country', 'points', 'taps', 'tokens', 'at')
+  if not s[1] then replies[i] = {'no-session'}
+  elseif not u then replies[i] = {'not-owner'}
+  elseif not u[2] then replies[i] = {'no-user'}
+  elseif seq > 0 and seq <= (tonumber(s[2]) or 0) then
+    -- A re-sent batch: counted already, answered with the current totals.
+    replies[i] = {'ok', count, u[1], u[2], tonumber(u[3]), tonumber(u[4]), tonumber(s[3]), tonumber(s[4])}
+  else
+    local at = tonumber(u[6]) or now
+    local tokens = math.min(burst, (tonumber(u[5]) or burst) + math.max(0, now - at) * rate / 1000)
+    if tokens < count then
+      redis.call('HSET', userKey, 'tokens', tostring(tokens), 'at', tostring(now))
+      replies[i] = {'rate-limited'}
+    else
+      local points, taps = tonumber(u[3]) + count, tonumber(u[4]) + count
+      local sessionPoints, sessionTaps = tonumber(s[3]) + count, tonumber(s[4]) + count
+      redis.call('HSET', userKey, 'points', points, 'taps', taps, 'tokens', tostring(tokens - count), 'at', tostring(now))
+      if seq > 0 then
+        redis.call('HSET', sessionKey, 'points', sessionPoints, 'taps', sessionTaps, 'seq', seq)
+      else
+        redis.call('HSET', sessionKey, 'points', sessionPoints, 'taps', sessionTaps)
+      end
+      redis.call('ZADD', KEYS[1], points, userId)
+      countryTaps[u[2]] = (countryTaps[u[2]] or 0) + count
+      dirtyUsers[#dirtyUsers + 1] = userId
+      dirtySessions[#dirtySessions + 1] = sessionId
+      replies[i] = {'ok', count, u[1], u[2], points, taps, sessionPoints, sessionTaps}
+    end
+  end
+end
+if #dirtyUsers > 0 then
+  local countries = {}
+  for country, taps in pairs(countryTaps) do
+    redis.call('ZINCRBY', KEYS[2], taps, country)
+    redis.call('HINCRBY', KEYS[3], country, taps)
+    countries[#countries + 1] = country
+  end
+  redis.call('SADD', KEYS[4], unpack(dirtyUsers))
+  redis.call('SADD', KEYS[5], unpack(dirtySessions))
+  redis.call('SADD', KEYS[6], unpack(countries))
+  redis.call('INCR', KEYS[7])
+end
+return replies
 `;
 
 /** KEYS: 1 users zset. ARGV: 1 limit, 2 user hash key prefix. Answers id, username, points, ... */
@@ -69,7 +83,7 @@ return out
 
 export type TapReply = [string, number?, string?, string?, number?, number?, number?, number?];
 
-/** The outcome of an 'ok' reply of TAP_SCRIPT. */
+/** The outcome of an 'ok' reply of TAP_BATCH_SCRIPT. */
 export function tapAccepted(reply: TapReply, userId: string, sessionId: string): TapOutcome {
   const [, accepted, username, country, points, taps, sessionPoints, sessionTaps] = reply;
   return {

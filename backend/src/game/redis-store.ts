@@ -5,14 +5,14 @@ import type { Redis } from '../core/redis';
 import { RedisFlusher } from './redis-flusher';
 import { gameKeys, type GameKeys } from './redis-keys';
 import { RedisPushClaims } from './redis-push';
-import { RedisRebuilder, SESSION_IDLE_TTL_S } from './redis-rebuild';
-import { TAP_SCRIPT, tapAccepted, TOP_USERS_SCRIPT, type TapReply } from './redis-scripts';
+import { RedisRebuilder } from './redis-rebuild';
+import { tapAccepted, TOP_USERS_SCRIPT } from './redis-scripts';
+import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepository } from './repository';
 import type { GameStore, RateLimit, TapOutcome } from './store';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    gameTap(...args: (string | number)[]): Result<TapReply, Context>;
     gameTopUsers(...args: (string | number)[]): Result<string[], Context>;
   }
 }
@@ -27,12 +27,13 @@ export class RedisGameStore implements GameStore {
   private readonly flusher: RedisFlusher;
   private readonly rebuilder: RedisRebuilder;
   private readonly pushes: RedisPushClaims;
+  private readonly taps: RedisTapQueue;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: Redis,
     private readonly repo: GameRepository,
-    private readonly rateLimit: RateLimit,
+    rateLimit: RateLimit,
     private readonly logger: Logger,
     prefix: string,
   ) {
@@ -40,7 +41,7 @@ export class RedisGameStore implements GameStore {
     this.flusher = new RedisFlusher(redis, repo, this.k);
     this.rebuilder = new RedisRebuilder(redis, repo, this.k, logger);
     this.pushes = new RedisPushClaims(redis, this.k);
-    redis.defineCommand('gameTap', { numberOfKeys: 11, lua: TAP_SCRIPT });
+    this.taps = new RedisTapQueue(redis, this.k, rateLimit);
     redis.defineCommand('gameTopUsers', { numberOfKeys: 1, lua: TOP_USERS_SCRIPT });
   }
 
@@ -102,26 +103,7 @@ export class RedisGameStore implements GameStore {
 
   async tap(userId: string, sessionId: string, count: number, seq = 0): Promise<TapOutcome> {
     for (let attempt = 0; ; attempt += 1) {
-      const reply = await this.redis.gameTap(
-        this.k.user(userId),
-        this.k.session(sessionId),
-        this.k.rate(userId),
-        this.k.users,
-        this.k.countries,
-        this.k.countryTaps,
-        this.k.dirtyUsers,
-        this.k.dirtySessions,
-        this.k.dirtyCountries,
-        this.k.version,
-        this.k.ready,
-        userId,
-        sessionId,
-        count,
-        this.rateLimit.perSecond,
-        this.rateLimit.burst,
-        SESSION_IDLE_TTL_S,
-        seq,
-      );
+      const reply = await this.taps.tap(userId, sessionId, count, seq);
       const [status] = reply;
       if (status === 'ok') return tapAccepted(reply, userId, sessionId);
       if (status === 'rate-limited' || status === 'not-owner') return { kind: status };

@@ -3,6 +3,7 @@ import {
   gameEvents,
   LEADERBOARD_DEFAULT_LIMIT,
   tapBatchSchema,
+  type BoardsPush,
   type TapBatchAck,
 } from '@tapgram/shared';
 import type { Server as SocketServer, Socket } from 'socket.io';
@@ -17,9 +18,8 @@ import type { GameStore } from './store';
 const PUSH_CHECK_MS = 100;
 
 function emitSnapshot(target: Pick<Socket, 'emit'>, snapshot: LeaderboardSnapshot) {
-  target.emit(gameEvents.leaderboardUsers, snapshot.users);
-  target.emit(gameEvents.leaderboardCountries, snapshot.countries);
-  target.emit(gameEvents.milestone, snapshot.milestone);
+  const push: BoardsPush = snapshot;
+  target.emit(gameEvents.boards, push);
 }
 
 /**
@@ -63,20 +63,22 @@ export function attachGameChannel(
   });
 
   // What this process pushed last: a board that did not change is not sent again.
-  const lastPushed = new Map<string, string>();
-  const pushIfChanged = (event: string, payload: unknown) => {
-    const json = JSON.stringify(payload);
-    if (lastPushed.get(event) === json) return;
-    lastPushed.set(event, json);
-    io.emit(event, payload);
+  const lastPushed = new Map<keyof BoardsPush, string>();
+  const changed = <K extends keyof BoardsPush>(name: K, board: BoardsPush[K]) => {
+    const json = JSON.stringify(board);
+    if (lastPushed.get(name) === json) return false;
+    lastPushed.set(name, json);
+    return true;
   };
   const pushChanges = async () => {
     if (!(await store.claimPush())) return;
     try {
       const snapshot = await service.snapshot(LEADERBOARD_DEFAULT_LIMIT);
-      pushIfChanged(gameEvents.leaderboardUsers, snapshot.users);
-      pushIfChanged(gameEvents.leaderboardCountries, snapshot.countries);
-      pushIfChanged(gameEvents.milestone, snapshot.milestone);
+      const push: BoardsPush = {};
+      if (changed('users', snapshot.users)) push.users = snapshot.users;
+      if (changed('countries', snapshot.countries)) push.countries = snapshot.countries;
+      if (changed('milestone', snapshot.milestone)) push.milestone = snapshot.milestone;
+      if (Object.keys(push).length > 0) io.emit(gameEvents.boards, push);
     } catch (error) {
       // Nothing was pushed: give the claim back so that the next tick tries again.
       await store.releasePush();

@@ -104,4 +104,13 @@ describe.runIf(await redisAvailable())('Redis flushers writing to Postgres', () 
     await dead;
     expect(await postgresTotals(player)).toEqual({ user: 4, session: 4, country: 4 });
   });
+
+  it('keeps a session that is being played in Redis for another idle period', async () => {
+    const player = await makePlayer(server.url, 'DK');
+    const key = `${server.redisPrefix}:game:session:${player.session.id}`;
+    await server.redis!.expire(key, 60);
+    await taps(player, 1);
+    await processStore(new GameRepository(server.db.pool)).flush();
+    expect(await server.redis!.ttl(key)).toBeGreaterThan(23 * 60 * 60);
+  });
 });

@@ -1,11 +1,11 @@
-import { gameEvents, type LeaderboardUser } from '@tapgram/shared';
+import type { LeaderboardUser } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { redisAvailable } from '../helpers/availability';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { dropRedisPrefix } from '../helpers/services';
 import { makeUsername } from './builders';
-import { connectGame, nextEvent } from './socket-client';
+import { connectGame, nextBoard } from './socket-client';
 
 describe.runIf(await redisAvailable())('reads right after Redis lost its data', () => {
   let server: TestServer;
@@ -51,7 +51,7 @@ describe.runIf(await redisAvailable())('reads right after Redis lost its data', 
   it('sends an event screen the full board on connect', async () => {
     const watcher = await connectGame(server.url);
     try {
-      const users = await nextEvent<LeaderboardUser[]>(watcher, gameEvents.leaderboardUsers);
+      const users = await nextBoard(watcher, 'users');
       expect(users).toContainEqual(star);
     } finally {
       watcher.disconnect();
@@ -61,11 +61,11 @@ describe.runIf(await redisAvailable())('reads right after Redis lost its data', 
   it('pushes the full board, not an emptied one, when a player is created', async () => {
     const watcher = await connectGame(server.url);
     try {
-      await nextEvent(watcher, gameEvents.leaderboardUsers);
+      await nextBoard(watcher, 'users');
       // Redis loses its data again while the event screen is connected.
       await dropRedisPrefix(server.redisPrefix);
       const username = makeUsername('new');
-      const pushed = nextEvent<LeaderboardUser[]>(watcher, gameEvents.leaderboardUsers, (users) =>
+      const pushed = nextBoard(watcher, 'users', (users) =>
         users.some((u) => u.username === username),
       );
       const created = await request(server.url)

@@ -1,4 +1,4 @@
-import { gameEvents, type TapBatch, type TapBatchAck } from '@tapgram/shared';
+import { gameEvents, type BoardsPush, type TapBatch, type TapBatchAck } from '@tapgram/shared';
 import { io, type Socket } from 'socket.io-client';
 
 /** A game-channel client as a browser holds it: the player's cookie on the handshake. */
@@ -46,4 +46,17 @@ export function nextEvent<T>(
     };
     socket.on(event, listener);
   });
+}
+
+/** Resolves with board `name` of the next push that carries it and satisfies `accept`. */
+export async function nextBoard<K extends keyof BoardsPush>(
+  socket: Socket,
+  name: K,
+  accept: (board: NonNullable<BoardsPush[K]>) => boolean = () => true,
+): Promise<NonNullable<BoardsPush[K]>> {
+  const push = await nextEvent<BoardsPush>(socket, gameEvents.boards, (p) => {
+    const board = p[name];
+    return board !== undefined && accept(board as NonNullable<BoardsPush[K]>);
+  });
+  return push[name] as NonNullable<BoardsPush[K]>;
 }

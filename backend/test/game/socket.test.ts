@@ -1,11 +1,11 @@
-import { gameEvents, type LeaderboardCountry, type LeaderboardUser } from '@tapgram/shared';
+import { gameEvents, type BoardsPush } from '@tapgram/shared';
 import request from 'supertest';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makePlayer } from './builders';
 import { storageModes } from './modes';
-import { connectGame, nextEvent, sendTaps } from './socket-client';
+import { connectGame, nextBoard, nextEvent, sendTaps } from './socket-client';
 
 describe.each(storageModes)('game channel (%s mode)', (mode) => {
   let server: TestServer;
@@ -33,11 +33,7 @@ describe.each(storageModes)('game channel (%s mode)', (mode) => {
       .send({ userId: player.user.id, sessionId: player.session.id, pointsPerTap: 1 });
     const socket = await connectGame(server.url);
     sockets.push(socket);
-    const [users, countries, milestone] = await Promise.all([
-      nextEvent<LeaderboardUser[]>(socket, gameEvents.leaderboardUsers),
-      nextEvent<LeaderboardCountry[]>(socket, gameEvents.leaderboardCountries),
-      nextEvent<{ usersOver100k: number }>(socket, gameEvents.milestone),
-    ]);
+    const { users, countries, milestone } = await nextEvent<BoardsPush>(socket, gameEvents.boards);
     expect(users).toContainEqual({
       id: player.user.id,
       username: player.user.username,
@@ -132,17 +128,29 @@ describe.each(storageModes)('game channel (%s mode)', (mode) => {
     expect((await request(server.url).get(`/api/users/${alice.user.id}`)).body.totalPoints).toBe(0);
   });
 
+  it('pushes only the boards that changed, in one message', async () => {
+    const watcher = await connect();
+    const player = await makePlayer(server.url, 'UY');
+    const tapper = await connect(player.cookie);
+    const pushed = nextEvent<BoardsPush>(watcher, gameEvents.boards, (push) =>
+      Boolean(push.users?.some((u) => u.id === player.user.id && u.totalPoints === 2)),
+    );
+    await sendTaps(tapper, player.session.id, 2);
+    const push = await pushed;
+    expect(push.countries).toContainEqual(expect.objectContaining({ country: 'UY' }));
+    // Nobody reached 100K points: the milestone did not change and is not sent again.
+    expect(push).not.toHaveProperty('milestone');
+  });
+
   it('pushes the changed leaderboards to every connected client', async () => {
     const watcher = await connect();
     const player = await makePlayer(server.url, 'KE');
     const tapper = await connect(player.cookie);
-    const pushed = nextEvent<LeaderboardUser[]>(watcher, gameEvents.leaderboardUsers, (users) =>
+    const pushed = nextBoard(watcher, 'users', (users) =>
       users.some((u) => u.id === player.user.id && u.totalPoints === 5),
     );
-    const countries = nextEvent<LeaderboardCountry[]>(
-      watcher,
-      gameEvents.leaderboardCountries,
-      (list) => list.some((c) => c.country === 'KE' && c.totalPoints >= 5),
+    const countries = nextBoard(watcher, 'countries', (list) =>
+      list.some((c) => c.country === 'KE' && c.totalPoints >= 5),
     );
     await sendTaps(tapper, player.session.id, 5);
     await expect(pushed).resolves.toBeDefined();

@@ -1,4 +1,3 @@
-import { gameEvents, type LeaderboardUser } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisAvailable } from '../helpers/availability';
@@ -6,7 +5,7 @@ import { spawnServer, type ServerProcess } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { TEST_REDIS_URL } from '../helpers/services';
 import { makePlayer } from './builders';
-import { connectGame, nextEvent, sendTaps } from './socket-client';
+import { connectGame, nextBoard, sendTaps } from './socket-client';
 
 const SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -31,7 +30,7 @@ describe.runIf(await redisAvailable())('two backend processes sharing one Redis'
     const watcherOnB = await connectGame(b.url);
     const player = await makePlayer(a.url, 'NO');
     const tapperOnA = await connectGame(a.url, player.cookie);
-    const pushed = nextEvent<LeaderboardUser[]>(watcherOnB, gameEvents.leaderboardUsers, (users) =>
+    const pushed = nextBoard(watcherOnB, 'users', (users) =>
       users.some((u) => u.id === player.user.id && u.totalPoints === 9),
     );
     expect(await sendTaps(tapperOnA, player.session.id, 9)).toMatchObject({

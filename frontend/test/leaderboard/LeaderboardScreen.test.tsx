@@ -72,11 +72,10 @@ describe('LeaderboardScreen', () => {
     expect(await board('Top Players').findByText('player1')).toBeInTheDocument();
     expect(board('Top Countries').getByText('No countries yet!')).toBeInTheDocument();
     act(() => {
-      socket.push(gameEvents.leaderboardUsers, [
-        makeLeaderboardUser({ username: 'newcomer', totalPoints: 5000 }),
-        ...players(2),
-      ]);
-      socket.push(gameEvents.leaderboardCountries, [makeLeaderboardCountry('US', 5000)]);
+      socket.push(gameEvents.boards, {
+        users: [makeLeaderboardUser({ username: 'newcomer', totalPoints: 5000 }), ...players(2)],
+        countries: [makeLeaderboardCountry('US', 5000)],
+      });
     });
     expect(await board('Top Players').findByText('newcomer')).toBeInTheDocument();
     expect(board('Top Players').getAllByTestId('board-row')[0]).toHaveTextContent(/^1newcomer/);

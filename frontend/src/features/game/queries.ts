@@ -1,6 +1,7 @@
 import {
   gameEvents,
   REFRESH_INTERVAL_MS,
+  type BoardsPush,
   type GameConfig,
   type LeaderboardCountry,
   type LeaderboardUser,
@@ -57,18 +58,14 @@ export function useGamePushes(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     const socket = gameSocket();
-    const onUsers = (users: LeaderboardUser[]) => queryClient.setQueryData(gameKeys.users, users);
-    const onCountries = (countries: LeaderboardCountry[]) =>
-      queryClient.setQueryData(gameKeys.countries, countries);
-    const onMilestone = (milestone: MilestoneResponse) =>
-      queryClient.setQueryData(gameKeys.milestone, milestone);
-    socket.on(gameEvents.leaderboardUsers, onUsers);
-    socket.on(gameEvents.leaderboardCountries, onCountries);
-    socket.on(gameEvents.milestone, onMilestone);
+    const onBoards = ({ users, countries, milestone }: BoardsPush) => {
+      if (users) queryClient.setQueryData(gameKeys.users, users);
+      if (countries) queryClient.setQueryData(gameKeys.countries, countries);
+      if (milestone) queryClient.setQueryData(gameKeys.milestone, milestone);
+    };
+    socket.on(gameEvents.boards, onBoards);
     return () => {
-      socket.off(gameEvents.leaderboardUsers, onUsers);
-      socket.off(gameEvents.leaderboardCountries, onCountries);
-      socket.off(gameEvents.milestone, onMilestone);
+      socket.off(gameEvents.boards, onBoards);
     };
   }, [queryClient]);
 }

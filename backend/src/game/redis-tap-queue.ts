@@ -1,0 +1,88 @@
+import type { Result } from 'ioredis';
+import type { Redis } from '../core/redis';
+import type { GameKeys } from './redis-keys';
+import { TAP_BATCH_SCRIPT, type TapReply } from './redis-scripts';
+import type { RateLimit } from './store';
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    gameTapBatch(...args: (string | number)[]): Result<TapReply[], Context>;
+  }
+}
+
+// Well under Lua's limit on unpacked values, and short enough to keep one step brief.
+const MAX_BATCHES_PER_STEP = 400;
+
+interface Waiting {
+  userId: string;
+  sessionId: string;
+  count: number;
+  seq: number;
+  resolve: (reply: TapReply) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Sends the tap batches that arrive in one turn of the event loop to Redis as one script call:
+ * a busy server pays Redis's and the client's per-call costs once per turn, not once per tap.
+ */
+export class RedisTapQueue {
+  private waiting: Waiting[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly k: GameKeys,
+    private readonly rateLimit: RateLimit,
+  ) {
+    redis.defineCommand('gameTapBatch', { lua: TAP_BATCH_SCRIPT });
+  }
+
+  /** The script's reply for this batch: ok, rate-limited, not-owner, no-session, no-user, not-ready. */
+  tap(userId: string, sessionId: string, count: number, seq: number): Promise<TapReply> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ userId, sessionId, count, seq, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.drain);
+      }
+    });
+  }
+
+  private readonly drain = () => {
+    this.scheduled = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (let i = 0; i < waiting.length; i += MAX_BATCHES_PER_STEP) {
+      this.send(waiting.slice(i, i + MAX_BATCHES_PER_STEP));
+    }
+  };
+
+  private send(batches: Waiting[]) {
+    const keys = [
+      this.k.users,
+      this.k.countries,
+      this.k.countryTaps,
+      this.k.dirtyUsers,
+      this.k.dirtySessions,
+      this.k.dirtyCountries,
+      this.k.version,
+      this.k.ready,
+    ];
+    const args: (string | number)[] = [this.rateLimit.perSecond, this.rateLimit.burst];
+    for (const batch of batches) {
+      keys.push(this.k.user(batch.userId), this.k.session(batch.sessionId));
+      args.push(batch.userId, batch.sessionId, batch.count, batch.seq);
+    }
+    this.redis.gameTapBatch(keys.length, ...keys, ...args).then(
+      (replies) => {
+        // Redis without its data answers the whole step with one 'not-ready'.
+        const notReady = replies.length === 1 && replies[0][0] === 'not-ready';
+        batches.forEach((batch, i) => batch.resolve(notReady ? replies[0] : replies[i]));
+      },
+      (error: unknown) => {
+        for (const batch of batches) batch.reject(error);
+      },
+    );
+  }
+}
