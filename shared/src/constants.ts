@@ -1,5 +1,10 @@
 /** Business constants of the product (spec section 9). */
 export const POINTS_PER_TAP = 1;
+/**
+ * The game screen sends the taps of this window over the socket as one batch; the counters show
+ * every tap at once, so a longer window costs the player nothing and the server fewer messages.
+ */
+export const TAP_BATCH_WINDOW_MS = 250;
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 20;
 export const REFRESH_INTERVAL_MS = 30_000;

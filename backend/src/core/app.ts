@@ -27,7 +27,7 @@ export interface AppDeps {
 
 const SOLANA_DEVNET = ['https://api.devnet.solana.com', 'wss://api.devnet.solana.com'];
 
-/** helmet's headers; fast routes answer with the same set. */
+/** helmet's headers for the web app's pages and files. */
 export function securityHeaders(config: Config) {
   return helmet({
     contentSecurityPolicy: {
@@ -36,6 +36,21 @@ export function securityHeaders(config: Config) {
         'img-src': ["'self'", 'data:', 'blob:'],
         'upgrade-insecure-requests': null,
       },
+    },
+    strictTransportSecurity: config.isProduction,
+  });
+}
+
+/**
+ * helmet's headers for API answers (fast routes answer with the same set): JSON is never rendered,
+ * so its policy forbids everything and framing, as OWASP advises for REST, instead of carrying the
+ * pages' long policy on every tap.
+ */
+export function apiSecurityHeaders(config: Config) {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] },
     },
     strictTransportSecurity: config.isProduction,
   });
@@ -74,7 +89,11 @@ export function createApp({
       autoLogging: { ignore: (req) => req.url === '/healthz' },
     }),
   );
-  app.use(securityHeaders(config));
+  const pageHeaders = securityHeaders(config);
+  const apiHeaders = apiSecurityHeaders(config);
+  app.use((req, res, next) =>
+    (req.path.startsWith('/api/') ? apiHeaders : pageHeaders)(req, res, next),
+  );
   app.use(healthRouter(db, redis));
 
   const api = express.Router();

@@ -48,7 +48,9 @@ function readBody(req: IncomingMessage): Promise<string> {
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () =>
+      resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')),
+    );
     req.on('error', reject);
   });
 }
@@ -76,55 +78,68 @@ export function withFastRoutes(
   options: { logger: Logger; headers: [string, string][] },
 ): RequestListener {
   if (routes.size === 0) return app;
-  const { logger, headers } = options;
+  const { logger } = options;
+  // The headers every answer carries, flattened once: one writeHead, no setHeader per header.
+  const fixed = [
+    ...options.headers.flat(),
+    'content-type',
+    'application/json; charset=utf-8',
+    'cache-control',
+    'no-store',
+  ];
   const send = (res: ServerResponse, id: string, status: number, body: unknown) => {
     const json = body instanceof RawJson ? body.text : JSON.stringify(body);
-    for (const [name, value] of headers) res.setHeader(name, value);
-    res.setHeader('x-request-id', id);
-    res.writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(json),
-      'cache-control': 'no-store',
-    });
+    res.writeHead(status, [
+      ...fixed,
+      'x-request-id',
+      id,
+      'content-length',
+      String(Buffer.byteLength(json)),
+    ]);
     res.end(json);
   };
-  return (req, res) => {
-    const [path, search = ''] = (req.url ?? '').split('?', 2);
-    const route = routes.get(`${req.method} ${path}`);
-    if (!route) {
-      app(req, res);
-      return;
+  const answer = async (req: IncomingMessage, route: FastRoute, search: string, id: string) => {
+    try {
+      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await parseJson(req);
+      return await route({ body, query: new URLSearchParams(search), headers: req.headers });
+    } catch (error) {
+      if (error instanceof HttpError)
+        return { status: error.status, body: { error: error.message } };
+      logger.error(
+        { err: error, req: { id, method: req.method, url: req.url } },
+        'unhandled error',
+      );
+      return { status: 500, body: { error: 'Internal server error' } };
     }
+  };
+  const serve = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: FastRoute,
+    search: string,
+  ) => {
     const started = performance.now();
     const id = requestId(req);
-    const body =
-      req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve(undefined) : parseJson(req);
-    body
-      .then((parsed) =>
-        route({ body: parsed, query: new URLSearchParams(search), headers: req.headers }),
-      )
-      .then(
-        (answer) => answer,
-        (error: unknown) => {
-          if (error instanceof HttpError)
-            return { status: error.status, body: { error: error.message } };
-          logger.error(
-            { err: error, req: { id, method: req.method, url: req.url } },
-            'unhandled error',
-          );
-          return { status: 500, body: { error: 'Internal server error' } };
+    const { status, body } = await answer(req, route, search, id);
+    send(res, id, status, body);
+    const level = status >= 500 ? 'error' : 'info';
+    if (logger.isLevelEnabled(level)) {
+      logger[level](
+        {
+          req: { id, method: req.method, url: req.url },
+          res: { status },
+          responseTime: Math.round(performance.now() - started),
         },
-      )
-      .then(({ status, body }) => {
-        send(res, id, status, body);
-        logger[status >= 500 ? 'error' : 'info'](
-          {
-            req: { id, method: req.method, url: req.url },
-            res: { status },
-            responseTime: Math.round(performance.now() - started),
-          },
-          'request completed',
-        );
-      });
+        'request completed',
+      );
+    }
+  };
+  return (req, res) => {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const route = routes.get(`${req.method} ${path}`);
+    if (route) void serve(req, res, route, query === -1 ? '' : url.slice(query + 1));
+    else app(req, res);
   };
 }

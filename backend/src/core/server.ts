@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Server as SocketServer } from 'socket.io';
 import { createFeatures } from '../features';
-import { createApp, securityHeaders } from './app';
+import { apiSecurityHeaders, createApp } from './app';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
@@ -81,7 +81,10 @@ export async function startServer(
       features.flatMap((feature) => Object.entries(feature.fastRoutes ?? {})),
     );
     httpServer = http.createServer(
-      withFastRoutes(app, fastRoutes, { logger, headers: captureHeaders(securityHeaders(config)) }),
+      withFastRoutes(app, fastRoutes, {
+        logger,
+        headers: captureHeaders(apiSecurityHeaders(config)),
+      }),
     );
     io = new SocketServer(httpServer, { serveClient: false });
     if (redis) {

@@ -127,5 +127,11 @@ describe('HTTP core', () => {
     );
     expect(fast.headers['x-request-id']).toBe('trace-123');
     expect(express.headers['x-request-id']).toBe('trace-123');
+    for (const name of ['content-security-policy', 'x-content-type-options', 'content-type']) {
+      expect(fast.headers[name]).toBe(express.headers[name]);
+    }
+    expect(fast.headers['content-security-policy']).toBe(
+      "default-src 'none';frame-ancestors 'none'",
+    );
   });
 });

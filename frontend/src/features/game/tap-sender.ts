@@ -1,5 +1,6 @@
 import {
   gameEvents,
+  TAP_BATCH_WINDOW_MS,
   type GameSession,
   type GameUser,
   type TapBatch,
@@ -47,7 +48,7 @@ export class TapSender {
   private readonly ackTimeoutMs: number;
 
   constructor(private readonly options: TapSenderOptions) {
-    this.windowMs = options.windowMs ?? 150;
+    this.windowMs = options.windowMs ?? TAP_BATCH_WINDOW_MS;
     this.ackTimeoutMs = options.ackTimeoutMs ?? 5000;
     options.socket.on('connect', this.resend);
     // A hidden page may be frozen or closed before the window ends: send its taps now.
