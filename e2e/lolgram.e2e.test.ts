@@ -168,10 +168,22 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await card.getByRole('button', { name: 'Post options' }).click();
     await reporter.getByRole('menuitem', { name: 'Report' }).click();
     await reporter.getByRole('dialog').getByLabel('offensive').check();
+    await reporter.screenshot({ path: screenshotPath('lolgram-report') });
     await reporter.getByRole('dialog').getByRole('button', { name: 'Report' }).click();
     await expect
       .poll(() => reporter.getByText('Thanks for reporting').first().isVisible())
       .toBe(true);
+
+    const imageUrls = await reporter.evaluate(async (text) => {
+      const feed = (await (await fetch('/api/lolgram/posts/feed')).json()) as {
+        caption: string;
+        imageUrl: string;
+        thumbnailUrl: string;
+      }[];
+      const post = feed.find((p) => p.caption === text);
+      return post ? [post.imageUrl, post.thumbnailUrl] : [];
+    }, caption);
+    expect(imageUrls).toHaveLength(2);
 
     const admin = await newPage();
     await signUp(admin, server.url, ADMIN);
@@ -199,5 +211,14 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await expect
       .poll(() => outsider.getByRole('heading', { name: 'Admins only' }).isVisible())
       .toBe(true);
+    await outsider.screenshot({ path: screenshotPath('admin-outsider') });
+    // Its full image and thumbnail are no longer served either.
+    const statuses = await reporter.evaluate(
+      // no-store: what the server answers now, not the copy this browser kept of the feed.
+      async (urls) =>
+        Promise.all(urls.map(async (url) => (await fetch(url, { cache: 'no-store' })).status)),
+      imageUrls,
+    );
+    expect(statuses).toEqual([404, 404]);
   });
 });

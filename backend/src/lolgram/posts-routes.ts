@@ -66,19 +66,20 @@ export function postsRouter(service: PostsService): Router {
 }
 
 /**
- * Images are immutable under their key (a new upload gets a new key): public ones are cached for a
- * year. Those of a post not public yet are for its author and admins only, and never stored.
+ * Images are immutable under their key (a new upload gets a new key): a browser keeps a public one
+ * for a year, a shared cache (a CDN) for ten minutes, so that a post a moderator rejects stops
+ * being served everywhere soon after. Images of a post not public yet are for its author and
+ * admins only, and never stored.
  */
+const PUBLIC_IMAGE_CACHE = 'public, max-age=31536000, s-maxage=600, immutable';
+
 export function imagesRouter(service: PostsService, sessions: SessionStore): Router {
   const router = Router();
   router.get('/images/{*key}', async (req, res) => {
     const key = (req.params as { key: string[] }).key.join('/');
     const { bytes, isPublic } = await service.image(key, () => sessions.viewer(req));
     res.setHeader('Content-Type', 'image/jpeg');
-    res.setHeader(
-      'Cache-Control',
-      isPublic ? 'public, max-age=31536000, immutable' : 'private, no-store',
-    );
+    res.setHeader('Cache-Control', isPublic ? PUBLIC_IMAGE_CACHE : 'private, no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.send(bytes);
   });

@@ -115,7 +115,9 @@ describe('the automatic check of new posts', () => {
     expect(await feedIds()).toContain(post.id);
     expect(await listedFor(other.agent)).toContain(post.id);
     expect(await postCount()).toBe(1);
-    expect(await image(anonymous(), post.imageUrl)).toBe('public, max-age=31536000, immutable');
+    expect(await image(anonymous(), post.imageUrl)).toBe(
+      'public, max-age=31536000, s-maxage=600, immutable',
+    );
     expect(await queueItem(post.id)).toBeUndefined();
   });
 

@@ -40,7 +40,7 @@ describe('LOLGram posts, images, LOLs and views', () => {
     expect(await checked(account, res.body.id)).toBe('visible');
     const full = await request(server.url).get(res.body.imageUrl).buffer(true);
     expect(full.status).toBe(200);
-    expect(full.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(full.headers['cache-control']).toBe('public, max-age=31536000, s-maxage=600, immutable');
     const fullMeta = await sharp(full.body).metadata();
     expect(fullMeta.exif).toBeUndefined();
     expect(Math.max(fullMeta.width!, fullMeta.height!)).toBe(1080);
