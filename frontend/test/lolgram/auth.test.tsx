@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
 import { LOLGRAM_SESSION_LIFETIME_MS } from '@tapgram/shared';
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useAuth } from '../../src/features/lolgram/auth';
 import { LEGACY_KEYS, SESSION_KEY } from '../../src/features/lolgram/auth/session-storage';
 import { makeSession, makeUser } from './builders';
-import { json, noContent, stubFetch, type FetchStub } from './fetch-stub';
+import { json, noContent, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp } from './render';
 
 function Probe() {
@@ -32,17 +32,7 @@ function Probe() {
 const who = () => screen.getByTestId('who').textContent;
 const storedSession = () => localStorage.getItem(SESSION_KEY);
 
-let api: FetchStub;
-
-beforeEach(() => {
-  localStorage.clear();
-  api = stubFetch();
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+const api = stubFetchForEachTest();
 
 describe('LOLGram auth', () => {
   it('creates the account with the same body when signing in fails', async () => {

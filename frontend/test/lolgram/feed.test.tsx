@@ -1,25 +1,15 @@
 // @vitest-environment happy-dom
 import { FEED_LIMIT } from '@tapgram/shared';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FeedTab } from '../../src/features/lolgram/tabs/FeedTab';
 import { makePost } from './builders';
-import { deferred, json, stubFetch, type FetchStub } from './fetch-stub';
+import { deferred, json, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp } from './render';
 
 const FEED = '/api/lolgram/posts/feed?limit=20';
-let api: FetchStub;
-
-beforeEach(() => {
-  localStorage.clear();
-  api = stubFetch();
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+const api = stubFetchForEachTest();
 
 describe('LOLGram feed', () => {
   it('shows the loading text until the feed arrives', async () => {

@@ -1,4 +1,5 @@
-import { vi } from 'vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 type Reply = Response | Promise<Response>;
 
@@ -78,4 +79,32 @@ export function stubFetch(): FetchStub {
     },
   };
   return stub;
+}
+
+/**
+ * For a whole test file: empty storage and a fresh stub before each test, the page and the stub
+ * cleared after it. The answer always speaks for the current test's stub.
+ */
+export function stubFetchForEachTest(): FetchStub {
+  let current: FetchStub | undefined;
+  const stub = () => {
+    if (!current) throw new Error('The fetch stub is used outside a test');
+    return current;
+  };
+  beforeEach(() => {
+    localStorage.clear();
+    current = stubFetch();
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+  return {
+    on(method, path, reply) {
+      stub().on(method, path, reply);
+      return this;
+    },
+    calls: (method, path) => stub().calls(method, path),
+    bodies: (method, path) => stub().bodies(method, path),
+  };
 }

@@ -1,22 +1,12 @@
 // @vitest-environment happy-dom
-import { cleanup, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { ProfileTab } from '../../src/features/lolgram/tabs/ProfileTab';
 import { makePost, makeUser } from './builders';
-import { json, stubFetch, type FetchStub } from './fetch-stub';
+import { json, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp, signIn } from './render';
 
-let api: FetchStub;
-
-beforeEach(() => {
-  localStorage.clear();
-  api = stubFetch();
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+const api = stubFetchForEachTest();
 
 describe('your own profile', () => {
   it('marks a new post under check, and asks again until the check is over', async () => {

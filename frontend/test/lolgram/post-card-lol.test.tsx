@@ -1,25 +1,15 @@
 // @vitest-environment happy-dom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FeedTab } from '../../src/features/lolgram/tabs/FeedTab';
 import { LoginPromptProvider } from '../../src/features/lolgram/components/login-prompt';
 import { makePost, makeUser } from './builders';
-import { deferred, json, stubFetch, type FetchStub } from './fetch-stub';
+import { deferred, json, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp, signIn } from './render';
 
 const FEED = '/api/lolgram/posts/feed?limit=20';
-let api: FetchStub;
-
-beforeEach(() => {
-  localStorage.clear();
-  api = stubFetch();
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+const api = stubFetchForEachTest();
 
 async function renderPost(overrides: Parameters<typeof makePost>[0] = {}, signedIn = true) {
   const post = makePost({ lolCount: 3, isLiked: false, ...overrides });

@@ -1,8 +1,8 @@
 import { Camera } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
 import type { useUserPosts } from '../hooks/useUserPosts';
 import { EmptyState } from './EmptyState';
 import { GridSkeleton } from './GridSkeleton';
+import { LoadMoreButton } from './LoadMoreButton';
 import { PostGrid } from './PostGrid';
 
 /** A profile's grid: skeleton tiles while loading, the posts a page at a time, or "No posts yet". */
@@ -19,17 +19,7 @@ export function UserPostsGrid({ posts }: { posts: ReturnType<typeof useUserPosts
   return (
     <div className="flex flex-col">
       <PostGrid posts={posts.posts} showStats />
-      {posts.hasNextPage && (
-        <Button
-          variant="secondary"
-          size="lg"
-          className="mx-4 my-4"
-          disabled={posts.isFetchingNextPage}
-          onClick={() => void posts.fetchNextPage()}
-        >
-          {posts.isFetchingNextPage ? 'Loading...' : 'Load more'}
-        </Button>
-      )}
+      <LoadMoreButton pages={posts} className="mx-4 my-4" />
     </div>
   );
 }

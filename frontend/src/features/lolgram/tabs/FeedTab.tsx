@@ -1,6 +1,7 @@
 import { Camera, Loader2 } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../components/EmptyState';
+import { LoadMoreButton } from '../components/LoadMoreButton';
 import { PostCard } from '../components/PostCard';
 import { StoryBubbles } from '../components/StoryBubbles';
 import { useFeed } from '../hooks/useFeed';
@@ -36,17 +37,7 @@ export function FeedTab({ onCreatePost }: { onCreatePost: () => void }) {
           ))}
         </div>
       )}
-      {feed.hasNextPage && (
-        <Button
-          variant="secondary"
-          size="lg"
-          className="mx-4 my-6"
-          disabled={feed.isFetchingNextPage}
-          onClick={() => void feed.fetchNextPage()}
-        >
-          {feed.isFetchingNextPage ? 'Loading...' : 'Load more'}
-        </Button>
-      )}
+      <LoadMoreButton pages={feed} className="mx-4 my-6" />
     </div>
   );
 }
