@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Lets `memory()` ask a server for its memory after a full collection (see memory-probe.cjs). */
+export const MEMORY_PROBE_FLAGS = ['--expose-gc', '--require', './bench/memory-probe.cjs'];
+
 /** Node's flags for servers, as `npm start` passes them (backend/package.json), for the ceiling too. */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
 
@@ -11,6 +14,8 @@ export interface Child {
   url: string;
   child: ChildProcess;
   rssMb(): number;
+  /** After a full collection; needs the server started with MEMORY_PROBE_FLAGS. */
+  memory(): Promise<NodeJS.MemoryUsage>;
   /** CPU seconds the process has used (user + system). */
   cpuSeconds(): number;
   stop(): Promise<void>;
@@ -55,6 +60,20 @@ export async function startChild(
       const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
       // utime and stime, in clock ticks (100 a second on Linux).
       return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
+    memory() {
+      return new Promise((resolve) => {
+        let text = '';
+        const onData = (chunk: Buffer) => {
+          text += chunk.toString();
+          const match = /memory (\{.*\})\n/.exec(text);
+          if (!match) return;
+          child.stdout!.off('data', onData);
+          resolve(JSON.parse(match[1]) as NodeJS.MemoryUsage);
+        };
+        child.stdout!.on('data', onData);
+        child.kill('SIGUSR2');
+      });
     },
     async stop() {
       child.kill('SIGTERM');
