@@ -1,3 +1,4 @@
+import { TAP_BATCH_WINDOW_MS } from '@tapgram/shared';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,6 +14,8 @@ const socket = fakeSocket(true);
 vi.mock('socket.io-client', () => ({ io: () => socket }));
 
 const FAILED = 'Failed to register tap. Please try again.';
+// Past the window in which the game screen gathers taps into one batch.
+const AFTER_WINDOW = TAP_BATCH_WINDOW_MS + 50;
 let api: GameApi;
 
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
@@ -77,7 +80,7 @@ describe('a tap that is not counted', () => {
     await renderGame();
     tap(3);
     expect(tile('Session')).toHaveTextContent('3');
-    await advance(200);
+    await advance(AFTER_WINDOW);
     expect(screen.getByText('Error')).toBeInTheDocument();
     expect(screen.getByText(FAILED)).toBeInTheDocument();
     expect(screen.queryByText(/Tapping too fast/)).not.toBeInTheDocument();
@@ -102,7 +105,7 @@ describe('a tap that is not counted', () => {
     const session = { ...api.session, sessionPoints: 1, sessionTaps: 1 };
     socket.emitWithAck.mockResolvedValue(okAck(user, session, 1));
     tap(3);
-    await advance(200);
+    await advance(AFTER_WINDOW);
     expect(screen.getByText(FAILED)).toBeInTheDocument();
     expect(tile('Session')).toHaveTextContent('1');
     expect(tile('Total Taps')).toHaveTextContent('41');
@@ -114,10 +117,10 @@ describe('refreshing after taps', () => {
     socket.emitWithAck.mockImplementation(async () => okAck(api.user, api.session, 1));
     await renderGame();
     tap();
-    await advance(200);
+    await advance(AFTER_WINDOW);
     api.rank = 2;
     tap();
-    await advance(200);
+    await advance(AFTER_WINDOW);
     await advance(1000);
     expect(tile('Rank')).toHaveTextContent('#2');
   });
