@@ -48,13 +48,23 @@ const originSchema = z.string().transform((value, ctx) => {
   return url.origin;
 });
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const positiveInt = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number above 0' })
+    .int('must be a whole number above 0')
+    .positive('must be a whole number above 0')
+    .default(fallback);
 
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().default('0.0.0.0'),
-    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    PORT: z.coerce
+      .number({ error: 'must be a port number, 0 to 65535' })
+      .int('must be a port number, 0 to 65535')
+      .min(0, 'must be a port number, 0 to 65535')
+      .max(65_535, 'must be a port number, 0 to 65535')
+      .default(3000),
     DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
     REDIS_URL: optionalUrl(['redis', 'rediss']),
     REDIS_PREFIX: z
