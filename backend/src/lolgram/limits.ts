@@ -10,5 +10,11 @@ export const LOLGRAM_LIMITS = {
   noncePerClient: { limit: 60, windowMs: 10 * MINUTE },
 } as const;
 
+// Keys are bounded whatever a client sends (no username is longer; proxies can forward anything).
+const KEY_PART_MAX = 64;
+
+/** A limiter key part made of what a client sent (its address, a username). */
+export const limitKey = (part: string) => part.slice(0, KEY_PART_MAX);
+
 /** How often expired wallet nonces and sign-in sessions are deleted. */
 export const EXPIRY_CLEANUP_INTERVAL_MS = 10 * MINUTE;

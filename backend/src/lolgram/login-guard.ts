@@ -1,9 +1,6 @@
 import { TooManyRequestsError } from '../core/errors';
 import { FailureLimiter } from './failure-limiter';
-import { LOLGRAM_LIMITS } from './limits';
-
-// Keys are bounded whatever a client sends (no username is longer; proxies can forward anything).
-const KEY_PART_MAX = 64;
+import { limitKey, LOLGRAM_LIMITS } from './limits';
 
 /**
  * Failed password sign-ins, limited per client and username and per client across usernames
@@ -18,8 +15,8 @@ export class LoginGuard {
 
   /** Reserves an attempt, or throws 429; call the answer when the password was right. */
   begin(client: string, username: string): () => void {
-    const clientKey = client.slice(0, KEY_PART_MAX);
-    const accountKey = `${clientKey}|${username.toLowerCase().slice(0, KEY_PART_MAX)}`;
+    const clientKey = limitKey(client);
+    const accountKey = `${clientKey}|${limitKey(username.toLowerCase())}`;
     // Check both before counting either: nothing awaits in between, so this is atomic here.
     if (this.perAccount.blocked(accountKey) || this.perClient.blocked(clientKey)) {
       throw new TooManyRequestsError(

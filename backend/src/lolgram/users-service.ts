@@ -19,6 +19,7 @@ import {
 import type { FailureLimiter } from './failure-limiter';
 import type { ImageStore } from './images/image-store';
 import { processImage } from './images/image-pipeline';
+import { limitKey } from './limits';
 import type { LoginGuard } from './login-guard';
 import { hashPassword, verifyPassword } from './passwords';
 import type { Viewer } from './sessions';
@@ -85,7 +86,7 @@ export class UsersService {
   }
 
   issueSignIn(address: string, site: SignInSite, client: string) {
-    if (!this.deps.nonceLimiter.take(client.slice(0, 64))) {
+    if (!this.deps.nonceLimiter.take(limitKey(client))) {
       throw new TooManyRequestsError('Too many sign-in requests. Try again in a few minutes.');
     }
     return this.deps.wallet.issue(address, site);

@@ -1,6 +1,5 @@
 import { USER_POSTS_PAGE, type Post } from '@tapgram/shared';
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api';
 import { lolgramKeys } from './query-keys';
 
@@ -11,7 +10,6 @@ const isChecking = (post: Post) => post.moderation === 'checking';
 
 /** A user's posts, newest first, a page at a time; the author's own list also holds posts under review. */
 export function useUserPosts(userId: string | undefined) {
-  const queryClient = useQueryClient();
   const query = useInfiniteQuery({
     queryKey: lolgramKeys.userPosts(userId ?? ''),
     queryFn: async ({ pageParam }) => {
@@ -27,17 +25,6 @@ export function useUserPosts(userId: string | undefined) {
     refetchInterval: (q) =>
       q.state.data?.pages.some((page) => page.some(isChecking)) ? CHECKING_POLL_MS : false,
   });
-  const posts = query.data?.pages.flat() ?? [];
-
-  // A post whose check has just ended may now be public: the feed should show it.
-  const checking = posts.filter(isChecking).length;
-  const wasChecking = useRef(0);
-  useEffect(() => {
-    if (checking < wasChecking.current) {
-      void queryClient.invalidateQueries({ queryKey: lolgramKeys.feed });
-    }
-    wasChecking.current = checking;
-  }, [checking, queryClient]);
-
-  return { ...query, posts };
+  // The feed learns of a checked post from the check's own watcher (useCreatePost).
+  return { ...query, posts: query.data?.pages.flat() ?? [] };
 }
