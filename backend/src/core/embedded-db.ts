@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { lockDirectory } from './data-dir-lock';
 import type { Database } from './db';
 import type { Logger } from './logger';
 
@@ -14,7 +15,14 @@ const SOCKET_PORT = 5432;
 export async function openEmbeddedDatabase(dataDir: string, logger: Logger): Promise<Database> {
   const dir = path.join(dataDir, 'pgdata');
   await fs.mkdir(dir, { recursive: true });
-  const releaseLock = await lockDataDir(dir);
+  // PGlite is a single-process Postgres: a second process opening the same files would corrupt
+  // them. The lock keeps the server, `npm run migrate` and `npm run admin` apart.
+  const releaseLock = await lockDirectory(
+    dir,
+    (pid) =>
+      `The embedded database in ${dir} is in use by process ${pid}: stop it first ` +
+      '(or set DATABASE_URL to use a PostgreSQL server).',
+  );
   const socketDir = await privateSocketDir(dataDir);
   try {
     const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
@@ -71,39 +79,4 @@ async function privateSocketDir(dataDir: string): Promise<string> {
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { mode: 0o700 });
   return dir;
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * PGlite is a single-process Postgres: a second process opening the same files would corrupt
- * them. A lock file holding the owner's pid keeps the server, `npm run migrate` and
- * `npm run admin` from opening one data directory at once; a lock left by a dead process is taken over.
- */
-async function lockDataDir(dir: string): Promise<() => Promise<void>> {
-  const lockPath = path.join(dir, 'tapgram.lock');
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      await fs.writeFile(lockPath, String(process.pid), { flag: 'wx' });
-      return () => fs.rm(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(await fs.readFile(lockPath, 'utf8').catch(() => ''));
-      if (owner && processIsAlive(owner)) {
-        throw new Error(
-          `The embedded database in ${dir} is in use by process ${owner}: stop it first ` +
-            '(or set DATABASE_URL to use a PostgreSQL server).',
-        );
-      }
-      await fs.rm(lockPath, { force: true });
-    }
-  }
-  throw new Error(`Could not lock the embedded database in ${dir}`);
 }

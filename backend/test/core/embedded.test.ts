@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processStartTime } from '../../src/core/data-dir-lock';
 import { openDatabase } from '../../src/core/db';
 import { createLogger } from '../../src/core/logger';
 import { makePlayer, tap } from '../game/builders';
@@ -55,6 +57,30 @@ describe('the embedded database', () => {
     await expect(
       openDatabase({ databaseUrl: undefined, dataDir }, createLogger('silent')),
     ).rejects.toThrow(`in use by process ${process.pid}`);
+  });
+
+  it('takes over a lock whose pid now belongs to another program', async () => {
+    // A crashed app left its lock behind, and the system gave its pid to an unrelated program.
+    const other = spawn('sleep', ['600'], { stdio: 'ignore' });
+    const otherDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-stale-lock-'));
+    try {
+      const pid = other.pid!;
+      const lockPath = path.join(otherDir, 'pgdata', 'tapgram.lock');
+      await fs.mkdir(path.dirname(lockPath), { recursive: true });
+      const logger = createLogger('silent');
+      // The earlier lock format (a bare pid) and the current one naming a different start.
+      for (const stale of [String(pid), JSON.stringify({ pid, started: 'an earlier start' })]) {
+        expect(processStartTime(pid)).not.toBeNull();
+        await fs.writeFile(lockPath, stale);
+        const db = await openDatabase({ databaseUrl: undefined, dataDir: otherDir }, logger);
+        const { rows } = await db.pool.query<{ one: number }>('SELECT 1 AS one');
+        expect(rows).toEqual([{ one: 1 }]);
+        await db.close();
+      }
+    } finally {
+      other.kill();
+      await fs.rm(otherDir, { recursive: true, force: true });
+    }
   });
 
   it('keeps its data across a restart', async () => {
