@@ -119,14 +119,24 @@ export class PostsRepository {
   }
 
   /** Which of these posts the viewer LOLed. */
-  async lolsOf(viewerId: string, postIds: string[]): Promise<Set<string>> {
-    if (postIds.length === 0) return new Set();
-    const { rows } = await this.db.query<{ post_id: string }>({
-      name: 'lolgram-lols-of',
-      text: 'SELECT post_id FROM post_lols WHERE user_id = $1 AND post_id = ANY($2::uuid[])',
+  /**
+   * A reader's LOLs on some posts and those posts' counts, read together: the shared feed page may
+   * be a second old, and a reader who just LOLed must see their LOL and its count agree.
+   */
+  async lolStateOf(
+    viewerId: string,
+    postIds: string[],
+  ): Promise<Map<string, { lolCount: number; isLiked: boolean }>> {
+    if (postIds.length === 0) return new Map();
+    const { rows } = await this.db.query<{ id: string; lol_count: number; is_liked: boolean }>({
+      name: 'lolgram-lol-state-of',
+      text: `SELECT p.id, p.lol_count,
+                    EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1)
+                      AS is_liked
+               FROM posts p WHERE p.id = ANY($2::uuid[])`,
       values: [viewerId, postIds],
     });
-    return new Set(rows.map((row) => row.post_id));
+    return new Map(rows.map((row) => [row.id, { lolCount: row.lol_count, isLiked: row.is_liked }]));
   }
 
   /** A user's posts with one of `statuses`, newest first, a page at a time. */

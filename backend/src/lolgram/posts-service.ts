@@ -65,11 +65,14 @@ export class PostsService {
     if (before) return this.posts.feed(viewer?.id ?? null, limit, cursorOf(before));
     const page = await this.feedCache.firstPage(limit, () => this.posts.feed(null, limit, null));
     if (!viewer) return new RawJson(page.json);
-    const lols = await this.posts.lolsOf(
+    const lols = await this.posts.lolStateOf(
       viewer.id,
       page.posts.map((post) => post.id),
     );
-    return page.posts.map((post) => ({ ...post, isLiked: lols.has(post.id) }));
+    return page.posts.map((post) => ({
+      ...post,
+      ...(lols.get(post.id) ?? { isLiked: false }),
+    }));
   }
 
   /** A user's public posts; their author also sees the ones still checking or held. */

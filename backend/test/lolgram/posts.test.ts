@@ -297,4 +297,25 @@ describe('the feed cache', () => {
     const mine = (await reader.agent.get('/api/lolgram/posts/feed')).body;
     expect(mine.map((p: { isLiked: boolean }) => p.isLiked)).toEqual([false, true]);
   });
+
+  it('shows a reader their own LOL and its count together, right after the LOL', async () => {
+    const author = await makeAccount(server.url);
+    const reader = await makeAccount(server.url);
+    const post = await makeVisiblePost(author);
+    const feedEntry = async () => {
+      const page = (await reader.agent.get('/api/lolgram/posts/feed')).body as {
+        id: string;
+        lolCount: number;
+        isLiked: boolean;
+      }[];
+      const entry = page.find((p) => p.id === post.id);
+      return entry && { lolCount: entry.lolCount, isLiked: entry.isLiked };
+    };
+    // The first read fills the shared page; the LOL that follows must show through it at once.
+    expect(await feedEntry()).toEqual({ lolCount: 0, isLiked: false });
+    await reader.agent.post(`/api/lolgram/posts/${post.id}/lol`).expect(200);
+    expect(await feedEntry()).toEqual({ lolCount: 1, isLiked: true });
+    await reader.agent.delete(`/api/lolgram/posts/${post.id}/lol`).expect(200);
+    expect(await feedEntry()).toEqual({ lolCount: 0, isLiked: false });
+  });
 });
