@@ -11,8 +11,11 @@ import { captureHeaders, withFastRoutes } from './fast-route';
 import type { Feature } from './feature';
 import type { Logger } from './logger';
 import { runMigrations } from './migrate';
-import { openRedis, type Redis } from './redis';
+import { sameOriginHandshakes } from './origin';
+import type { ProxyTrust } from './proxy-trust';
+import { openAdapterClients, openRedis, type Redis } from './redis';
 import { resolveSessionSecret } from './secret';
+import { limitSocketMessages } from './socket-limit';
 
 export const WEB_DIR = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -29,6 +32,8 @@ export interface RunningServer {
 export interface StartOptions {
   /** Extra features, for tests that need a route of their own. */
   extraFeatures?: Feature[];
+  /** The clock of in-process limits; tests freeze it. */
+  now?: () => number;
 }
 
 /** Opens the services, applies migrations, and serves the API, the game channel and the web app. */
@@ -86,9 +91,17 @@ export async function startServer(
         headers: captureHeaders(apiSecurityHeaders(config)),
       }),
     );
-    io = new SocketServer(httpServer, { serveClient: false });
+    io = new SocketServer(httpServer, {
+      serveClient: false,
+      // The rule of HTTP writes, with the same view of the scheme behind trusted proxies.
+      allowRequest: sameOriginHandshakes(
+        config.PUBLIC_ORIGIN,
+        app.get('trust proxy fn') as ProxyTrust,
+      ),
+    });
+    limitSocketMessages(io, { logger, now: options.now });
     if (redis) {
-      adapterClients = [redis.duplicate(), redis.duplicate()];
+      adapterClients = openAdapterClients(redis, logger);
       io.adapter(
         createAdapter(adapterClients[0], adapterClients[1], {
           key: `${config.REDIS_PREFIX}:socket.io`,

@@ -18,9 +18,9 @@ export function setPlayerCookie(res: Response, userId: string, secure: boolean):
   res.cookie(PLAYER_COOKIE, userId, options);
 }
 
+/** The player an Express request's cookie names, by the same check as every other path. */
 export function playerFromRequest(req: Request): string | null {
-  const value: unknown = req.signedCookies?.[PLAYER_COOKIE];
-  return typeof value === 'string' ? value : null;
+  return req.secret ? playerFromCookieHeader(req.headers.cookie, req.secret) : null;
 }
 
 // Signed values already checked, and whose they are: a tapping player sends the same cookie many
@@ -34,6 +34,8 @@ function verifiedPlayer(raw: string, secret: string): string | null {
   if (!verified) verifiedBySecret.set(secret, (verified = new Map()));
   const known = verified.get(raw);
   if (known !== undefined) return known;
+  // signedCookie hands an unsigned value back unchanged: only an "s:" value carries a signature.
+  if (!raw.startsWith('s:')) return null;
   const value = cookieParser.signedCookie(raw, secret);
   if (typeof value !== 'string') return null;
   if (verified.size >= VERIFIED_LIMIT) verified.delete(verified.keys().next().value as string);
@@ -41,7 +43,10 @@ function verifiedPlayer(raw: string, secret: string): string | null {
   return value;
 }
 
-/** The same check for a socket handshake or a fast route, which carry the raw Cookie header. */
+/**
+ * The only way a request names its player (Express, fast route, socket handshake): the id from a
+ * cookie value the server signed, or null.
+ */
 export function playerFromCookieHeader(header: string | undefined, secret: string): string | null {
   if (!header) return null;
   const raw = parse(header)[PLAYER_COOKIE];

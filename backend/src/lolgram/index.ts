@@ -4,11 +4,11 @@ import type { Moderation } from '../admin';
 import type { Feature } from '../core/feature';
 import type { FeatureDeps } from '../features';
 import { createExpiryCleanup } from './expiry-cleanup';
-import { FailureLimiter } from './failure-limiter';
 import type { FeedCache } from './feed-cache';
 import { isImageKey, LocalImageStore } from './images/image-store';
 import { EXPIRY_CLEANUP_INTERVAL_MS, LOLGRAM_LIMITS } from './limits';
 import { LoginGuard } from './login-guard';
+import { PasswordHasher } from './passwords';
 import { PostsRepository } from './posts-repository';
 import { feedFastRoute, imagesRouter, postsRouter } from './posts-routes';
 import { PostsService } from './posts-service';
@@ -17,29 +17,34 @@ import { PUBLIC_ORIGIN_REQUIRED, signInSiteResolver } from './sign-in-site';
 import { UsersRepository } from './users-repository';
 import { usersRouter } from './users-routes';
 import { UsersService } from './users-service';
-import { resolveViewer, sameOriginWrites } from './viewer';
+import { resolveViewer } from './viewer';
 import { WalletAuth } from './wallet-auth';
 import { NotFoundError } from '../core/errors';
+import { createRateLimits } from '../core/limiter';
+import { sameOriginWrites } from '../core/origin';
 
 /** LOLGram: accounts (password and wallet), posts with their images, follows, LOLs and views. */
 export function createLolgramFeature(
-  { config, db, logger }: FeatureDeps,
+  { config, db, redis, logger }: FeatureDeps,
   moderation: Moderation,
   feedCache: FeedCache,
 ): Feature {
   const images = new LocalImageStore(path.join(config.DATA_DIR, 'images'));
   const sessions = new SessionStore(db.pool);
   const wallet = new WalletAuth(db.pool);
+  const limits = createRateLimits(redis, config.REDIS_PREFIX);
   const users = new UsersService({
     pool: db.pool,
     users: new UsersRepository(db.pool),
     wallet,
     images,
     loginGuard: new LoginGuard(),
-    nonceLimiter: new FailureLimiter(
-      LOLGRAM_LIMITS.noncePerClient.limit,
-      LOLGRAM_LIMITS.noncePerClient.windowMs,
-    ),
+    nonceLimit: limits('nonce', LOLGRAM_LIMITS.noncePerClient),
+    signupLimit: limits('signup', {
+      ...LOLGRAM_LIMITS.signupPerClient,
+      limit: config.SIGNUPS_PER_HOUR ?? LOLGRAM_LIMITS.signupPerClient.limit,
+    }),
+    passwords: new PasswordHasher(),
     adminUsernames: config.ADMIN_USERNAMES,
   });
   const posts = new PostsService(
@@ -67,7 +72,7 @@ export function createLolgramFeature(
     next();
   });
   router.use('/lolgram', imagesRouter(posts, sessions));
-  router.use('/lolgram', sameOriginWrites, resolveViewer(sessions));
+  router.use('/lolgram', sameOriginWrites(config.PUBLIC_ORIGIN), resolveViewer(sessions));
   router.use(
     '/lolgram',
     usersRouter(users, sessions, signInSiteResolver(config.PUBLIC_ORIGIN), (viewer) =>

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { messages } from '@tapgram/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ForbiddenError, UnauthorizedError } from '../core/errors';
+import { UnauthorizedError } from '../core/errors';
 import { tokenOf, type SessionStore, type Viewer } from './sessions';
 
 /** Resolves who is asking, once per request, into res.locals.viewer (null when nobody). */
@@ -27,26 +27,6 @@ export function requireViewer(req: Request, res: Response): Viewer {
     tokenOf(req) ? `${messages.userNotFound}: please sign in again` : 'Not signed in',
   );
 }
-
-/** Refuses requests that a page on another site made the browser send (cross-site request forgery). */
-export const sameOriginWrites: RequestHandler = (req, _res, next) => {
-  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
-  if (req.headers['sec-fetch-site'] === 'cross-site')
-    throw new ForbiddenError('Cross-site request refused');
-  const origin = req.headers.origin;
-  if (origin && origin !== 'null') {
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      throw new ForbiddenError('Cross-site request refused');
-    }
-    if (host !== req.headers.host) throw new ForbiddenError('Cross-site request refused');
-  } else if (origin === 'null') {
-    throw new ForbiddenError('Cross-site request refused');
-  }
-  next();
-};
 
 /** The network an address stands for: an IPv4 address, or the /64 an IPv6 host gets. */
 function network(ip: string): string {

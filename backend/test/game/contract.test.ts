@@ -156,6 +156,23 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
       expect((await request(url).get(`/api/users/${alice.user.id}`)).body.totalPoints).toBe(0);
       expect((await request(url).get(`/api/users/${bob.user.id}`)).body.totalPoints).toBe(0);
     });
+
+    it('refuses a player cookie that is not signed by the server', async () => {
+      const player = await makePlayer(url);
+      const id = player.user.id;
+      const signature = player.cookie.slice(player.cookie.lastIndexOf('.') + 1);
+      for (const cookie of [
+        `tg_player=${id}`,
+        `tg_player=s%3A${id}`,
+        `tg_player=s%3A${id}.${signature.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+      ]) {
+        const res = await tap(url, { ...player, cookie });
+        expect(res.status, cookie).toBe(403);
+        expect(res.body).toEqual({ error: expect.any(String) });
+      }
+      expect((await request(url).get(`/api/users/${id}`)).body.totalPoints).toBe(0);
+      expect((await tap(url, player)).status).toBe(200);
+    });
   });
 
   describe('leaderboards, rank and milestone', () => {

@@ -1,11 +1,18 @@
 import { gameEvents, type BoardsPush, type TapBatch, type TapBatchAck } from '@tapgram/shared';
 import { io, type Socket } from 'socket.io-client';
 
-/** A game-channel client as a browser holds it: the player's cookie on the handshake. */
-export async function connectGame(url: string, cookie?: string): Promise<Socket> {
+/**
+ * A game-channel client as a browser holds it: the player's cookie on the handshake, and the
+ * other handshake headers a browser adds (Origin, say) when given.
+ */
+export async function connectGame(
+  url: string,
+  cookie?: string,
+  headers: Record<string, string> = {},
+): Promise<Socket> {
   const socket = io(url, {
     transports: ['websocket'],
-    extraHeaders: cookie ? { Cookie: cookie } : {},
+    extraHeaders: { ...headers, ...(cookie ? { Cookie: cookie } : {}) },
     reconnection: false,
     forceNew: true,
   });

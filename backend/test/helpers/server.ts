@@ -35,6 +35,8 @@ export interface TestServerOptions {
   /** Reuse the data directory of an earlier server (the embedded database, images, secret). */
   dataDir?: string;
   redisPrefix?: string;
+  /** The clock of the server's in-process limits (a test freezes it). */
+  now?: () => number;
 }
 
 let warned = false;
@@ -78,6 +80,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     // The image model takes a second of CPU to load: only the tests about it turn it on.
     MODERATION_IMAGE_CHECK: 'off',
+    // Test files sign many accounts up from one address: only the tests about it set the limit.
+    SIGNUPS_PER_HOUR: '100000',
     REDIS_PREFIX: redisPrefix,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(mode === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),
@@ -85,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const server = await startServer(config, createLogger(config.LOG_LEVEL), {
     extraFeatures: options.extraFeatures,
+    now: options.now,
   });
   return {
     ...server,

@@ -1,0 +1,111 @@
+import request from 'supertest';
+import type { Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage } from 'node:http';
+import { fromThisSite, requestProtocol } from '../../src/core/origin';
+import { makePlayer } from '../game/builders';
+import { connectGame, sendTaps } from '../game/socket-client';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+const PUBLIC_ORIGIN = 'https://tapgram.example';
+
+describe('requests made by pages of other sites', () => {
+  let server: TestServer;
+  // What a page of this site sends: the server's own scheme and host.
+  let site: string;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PUBLIC_ORIGIN } });
+    site = server.url;
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.disconnect();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("opens the game channel to this site's pages, PUBLIC_ORIGIN and clients without an Origin only", async () => {
+    const player = await makePlayer(server.url);
+    const foreign: Record<string, string>[] = [
+      { Origin: 'https://evil.example' },
+      { Origin: site.replace('http:', 'https:') },
+      { Origin: `http://${new URL(site).hostname}.evil.example:${server.port}` },
+      { Origin: 'null' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+    ];
+    for (const headers of foreign) {
+      const opened = await connectGame(server.url, player.cookie, headers).then(
+        (socket) => {
+          socket.disconnect();
+          return true;
+        },
+        () => false,
+      );
+      expect(opened, JSON.stringify(headers)).toBe(false);
+    }
+    const own: Record<string, string>[] = [{ Origin: site }, { Origin: PUBLIC_ORIGIN }, {}];
+    for (const headers of own) {
+      const socket = await connectGame(server.url, player.cookie, headers);
+      sockets.push(socket);
+      expect(await sendTaps(socket, player.session.id, 1)).toMatchObject({ ok: true });
+    }
+    expect((await request(server.url).get(`/api/users/${player.user.id}`)).body.totalPoints).toBe(
+      own.length,
+    );
+  });
+
+  it('refuses a long-polling handshake from another site with 403', async () => {
+    const handshake = (origin: string) =>
+      request(server.url).get('/socket.io/?EIO=4&transport=polling').set('Origin', origin);
+    expect((await handshake('https://evil.example')).status).toBe(403);
+    expect((await handshake(site)).status).toBe(200);
+  });
+
+  it("refuses HTTP writes from this host under another scheme, and accepts PUBLIC_ORIGIN's", async () => {
+    const logout = (origin: string) =>
+      request(server.url).post('/api/lolgram/users/logout').set('Origin', origin);
+    const otherScheme = await logout(site.replace('http:', 'https:'));
+    expect(otherScheme.status).toBe(403);
+    expect(otherScheme.body).toEqual({ error: 'Cross-site request refused' });
+    expect((await logout(site)).status).toBe(204);
+    expect((await logout(PUBLIC_ORIGIN)).status).toBe(204);
+  });
+});
+
+describe('the origin rule', () => {
+  const host = 'tapgram.example';
+  it('takes the scheme from X-Forwarded-Proto only when the proxy is trusted, as Express does', () => {
+    const req = {
+      socket: { remoteAddress: '10.0.0.2' },
+      headers: { 'x-forwarded-proto': 'https, http' },
+    } as unknown as IncomingMessage;
+    expect(requestProtocol(req, () => true)).toBe('https');
+    expect(requestProtocol(req, () => false)).toBe('http');
+    expect(
+      fromThisSite(
+        { host, origin: `https://${host}` },
+        requestProtocol(req, () => true),
+        undefined,
+      ),
+    ).toBe(true);
+    expect(
+      fromThisSite(
+        { host, origin: `https://${host}` },
+        requestProtocol(req, () => false),
+        undefined,
+      ),
+    ).toBe(false);
+  });
+
+  it('compares whole origins: scheme, host and port, ignoring case and default ports', () => {
+    expect(
+      fromThisSite({ host: 'TapGram.example:443', origin: `https://${host}` }, 'https', undefined),
+    ).toBe(true);
+    expect(fromThisSite({ host, origin: `https://${host}:8443` }, 'https', undefined)).toBe(false);
+    expect(fromThisSite({ host, origin: `http://${host}` }, 'https', undefined)).toBe(false);
+    expect(
+      fromThisSite({ host: 'internal:3000', origin: `https://${host}` }, 'http', `https://${host}`),
+    ).toBe(true);
+  });
+});
