@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './validation';
 
 export const moderationQueueItemSchema = z.object({
   id: z.string(),
@@ -16,9 +17,9 @@ export const moderationDecisionSchema = z.enum(['approved', 'rejected'], {
 export type ModerationDecision = z.infer<typeof moderationDecisionSchema>;
 
 export const moderationDecisionBodySchema = z.object({
-  moderatorId: z.string().optional(),
+  moderatorId: text().optional(),
   decision: moderationDecisionSchema,
-  notes: z.string().max(1000).optional(),
+  notes: text().max(1000).optional(),
 });
 export type ModerationDecisionBody = z.infer<typeof moderationDecisionBodySchema>;
 
@@ -44,8 +45,7 @@ export const REPORT_DETAILS_MAX = 500;
 /** POST /api/lolgram/posts/:id/report: a reason from the list, and optionally the reporter's words. */
 export const reportBodySchema = z.object({
   reason: reportReasonSchema,
-  details: z
-    .string()
+  details: text()
     .trim()
     .max(REPORT_DETAILS_MAX, `Details must be ${REPORT_DETAILS_MAX} characters or less`)
     .optional(),

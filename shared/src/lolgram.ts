@@ -5,6 +5,7 @@ import {
   captionSchema,
   messages,
   newPasswordSchema,
+  text,
   usernameSchema,
 } from './validation';
 
@@ -47,8 +48,8 @@ export interface AuthState {
 }
 
 export const loginBodySchema = z.object({
-  username: z.string().trim().min(1, messages.fillAllFields),
-  password: z.string().min(1, messages.fillAllFields),
+  username: text().trim().min(1, messages.fillAllFields),
+  password: text().min(1, messages.fillAllFields),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
@@ -65,7 +66,7 @@ export const updateProfileBodySchema = z.object({
 export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>;
 
 export const locationSchema = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: text().trim().min(1).max(100),
   lat: z.number().min(-90).max(90),
   lng: z.number().min(-180).max(180),
 });
@@ -73,7 +74,7 @@ export type PostLocation = z.infer<typeof locationSchema>;
 
 export const createPostFieldsSchema = z.object({
   caption: captionSchema,
-  userId: z.string().min(1, messages.userNotFound),
+  userId: text().min(1, messages.userNotFound),
   location: locationSchema.optional(),
 });
 export type CreatePostFields = z.infer<typeof createPostFieldsSchema>;
@@ -81,7 +82,7 @@ export type CreatePostFields = z.infer<typeof createPostFieldsSchema>;
 export const feedQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(50).default(20),
   /** Cursor: the `cursor` of the last post of the previous page. */
-  before: z.string().max(200).optional(),
+  before: text().max(200).optional(),
 });
 
 /**
@@ -128,7 +129,7 @@ export const followStatusSchema = z.object({
 });
 export type FollowStatus = z.infer<typeof followStatusSchema>;
 
-export const followBodySchema = z.object({ followerId: z.string().min(1) });
+export const followBodySchema = z.object({ followerId: text().min(1) });
 export type FollowBody = z.infer<typeof followBodySchema>;
 
 export const lolStateSchema = z.object({ lolCount: z.number().int(), isLiked: z.boolean() });
@@ -142,21 +143,22 @@ export function walletUsername(address: string): string {
 }
 
 /** A base58 Solana address (32-byte ed25519 public key). */
-export const walletAddressSchema = z
-  .string()
-  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'Invalid wallet address');
+export const walletAddressSchema = text().regex(
+  /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
+  'Invalid wallet address',
+);
 
 /** What the server asks a wallet to sign (Sign-In With Solana); built by the server. */
 export const signInInputSchema = z.object({
-  domain: z.string(),
-  address: z.string(),
-  statement: z.string(),
-  uri: z.string(),
+  domain: text(),
+  address: text(),
+  statement: text(),
+  uri: text(),
   version: z.literal('1'),
-  chainId: z.string(),
-  nonce: z.string(),
-  issuedAt: z.string(),
-  expirationTime: z.string(),
+  chainId: text(),
+  nonce: text(),
+  issuedAt: text(),
+  expirationTime: text(),
 });
 export type SignInInput = z.infer<typeof signInInputSchema>;
 
@@ -164,9 +166,9 @@ export type SignInInput = z.infer<typeof signInInputSchema>;
 export const signInProofSchema = z.object({
   input: signInInputSchema,
   output: z.object({
-    publicKey: z.string().min(1).max(100),
-    signedMessage: z.string().min(1).max(4000),
-    signature: z.string().min(1).max(200),
+    publicKey: text().min(1).max(100),
+    signedMessage: text().min(1).max(4000),
+    signature: text().min(1).max(200),
   }),
 });
 export type SignInProof = z.infer<typeof signInProofSchema>;
@@ -174,10 +176,10 @@ export type SignInProof = z.infer<typeof signInProofSchema>;
 export const walletNonceBodySchema = z.object({ address: walletAddressSchema });
 
 export const createWalletAccountBodySchema = z.object({
-  username: z.string(),
+  username: text(),
   walletAddress: walletAddressSchema,
   /** The spec's client also sends the address as a password; a wallet account has none. */
-  password: z.string().optional(),
+  password: text().optional(),
   proof: signInProofSchema,
 });
 export type CreateWalletAccountBody = z.infer<typeof createWalletAccountBodySchema>;

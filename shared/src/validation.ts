@@ -24,33 +24,45 @@ export const messages = {
   captionTooLong: `Caption must be ${CAPTION_MAX_LENGTH} characters or less`,
   invalidCredentials: 'Invalid username or password',
   userNotFound: 'User not found',
+  unstorableText: 'Text must not contain NUL characters or unpaired UTF-16 surrogates',
 } as const;
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * NUL, which PostgreSQL cannot store in text, and UTF-16 halves without their pair, which UTF-8
+ * cannot carry (they would be stored as U+FFFD: another text than the one sent).
+ */
+export function hasUnstorableText(value: string): boolean {
+  return value.includes('\u0000') || LONE_SURROGATE.test(value);
+}
+
+/** Every string a client sends starts here, so that the rule holds for every field at once. */
+export const text = () =>
+  z.string().refine((value) => !hasUnstorableText(value), messages.unstorableText);
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 /** A username as the welcome dialog and the profile editor accept it: trimmed, 3 to 20, [A-Za-z0-9_-]. */
-export const usernameSchema = z
-  .string()
+export const usernameSchema = text()
   .trim()
   .min(USERNAME_MIN_LENGTH, messages.usernameTooShort)
   .max(USERNAME_MAX_LENGTH, messages.usernameTooLong)
   .regex(USERNAME_PATTERN, messages.usernameCharacters);
 
-export const countryCodeSchema = z
-  .string()
+export const countryCodeSchema = text()
   .trim()
   .toUpperCase()
   .regex(/^[A-Z]{2}$/, messages.countryCode);
 
-export const bioSchema = z.string().max(BIO_MAX_LENGTH, messages.bioTooLong);
+export const bioSchema = text().max(BIO_MAX_LENGTH, messages.bioTooLong);
 
-export const newPasswordSchema = z
-  .string()
+export const newPasswordSchema = text()
   .min(PASSWORD_MIN_LENGTH, messages.passwordTooShort)
   .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong);
 
-export const captionSchema = z
-  .string()
+export const captionSchema = text()
   .trim()
   .min(1, messages.captionRequired)
   .max(CAPTION_MAX_LENGTH, messages.captionTooLong);

@@ -4,6 +4,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
+import { proxyTrust } from './proxy-trust';
 import type { Config } from './config';
 import type { Queryable } from './db';
 import { apiNotFound, errorHandler } from './errors';
@@ -12,6 +13,7 @@ import { healthRouter } from './health';
 import type { Logger } from './logger';
 import type { Redis } from './redis';
 import { requestId } from './request-id';
+import { rejectBadUrls } from './request-url';
 
 export interface AppDeps {
   config: Config;
@@ -67,7 +69,7 @@ export function createApp({
 }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('trust proxy', proxyTrust(config.TRUST_PROXY));
 
   app.use(
     pinoHttp({
@@ -94,6 +96,7 @@ export function createApp({
   app.use((req, res, next) =>
     (req.path.startsWith('/api/') ? apiHeaders : pageHeaders)(req, res, next),
   );
+  app.use(rejectBadUrls);
   app.use(healthRouter(db, redis));
 
   const api = express.Router();

@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
 import { requestId } from './request-id';
+import { BAD_URL, isValidRequestUrl } from './request-url';
 
 /** A JSON endpoint on the hottest path, served without the Express stack. */
 export type FastRoute = (request: {
@@ -100,6 +101,8 @@ export function withFastRoutes(
   };
   const answer = async (req: IncomingMessage, route: FastRoute, search: string, id: string) => {
     try {
+      // The path matched a route's own text; the query is the client's.
+      if (search && !isValidRequestUrl(search)) throw new HttpError(400, BAD_URL);
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await parseJson(req);
       return await route({ body, query: new URLSearchParams(search), headers: req.headers });
     } catch (error) {

@@ -7,6 +7,7 @@ import { UnauthorizedError } from '../core/errors';
 import type { SignInSite } from './sign-in-site';
 
 const NONCE_TTL_MS = 5 * 60 * 1000;
+const ED25519_SIGNATURE_BYTES = 64;
 export const SIGN_IN_CHAIN = 'solana:devnet';
 const STATEMENT = 'Sign in to LOLGram. This request costs nothing and sends no transaction.';
 
@@ -59,6 +60,10 @@ export class WalletAuth {
     const publicKey = Buffer.from(proof.output.publicKey, 'base64');
     if (publicKey.length !== 32 || bs58.encode(publicKey) !== issued.address)
       refuse('the key is not this address');
+    const signature = Buffer.from(proof.output.signature, 'base64');
+    // The verifier throws on any other length: a malformed proof is refused like a wrong one.
+    if (signature.length !== ED25519_SIGNATURE_BYTES)
+      refuse(`the signature is not a ${ED25519_SIGNATURE_BYTES}-byte ed25519 signature`);
     const valid = verifySignIn(issued, {
       account: {
         address: issued.address,
@@ -67,7 +72,7 @@ export class WalletAuth {
         features: [],
       },
       signedMessage: new Uint8Array(Buffer.from(proof.output.signedMessage, 'base64')),
-      signature: new Uint8Array(Buffer.from(proof.output.signature, 'base64')),
+      signature: new Uint8Array(signature),
       signatureType: 'ed25519',
     });
     if (!valid) refuse('the signed message is not the one this server issued');

@@ -1,0 +1,148 @@
+/**
+ * Every endpoint of the /api contract (spec section 7 and the routers: game/routes.ts,
+ * lolgram/*-routes.ts, admin/moderation-routes.ts, core/health.ts), with what each part of a
+ * request holds. `{kind}` in a path is a parameter of that kind.
+ */
+export type Kind =
+  | 'username'
+  | 'password'
+  | 'text'
+  | 'caption'
+  | 'country'
+  | 'playerId'
+  | 'sessionId'
+  | 'userId'
+  | 'postId'
+  | 'queueId'
+  | 'imageKey'
+  | 'wallet'
+  | 'proof'
+  | 'count'
+  | 'one'
+  | 'postIds'
+  | 'decision'
+  | 'reason'
+  | 'location'
+  | 'limit'
+  | 'timeframe'
+  | 'cursor';
+
+export interface Endpoint {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  query?: Record<string, Kind>;
+  json?: Record<string, Kind>;
+  multipart?: { file: string; fields: Record<string, Kind> };
+  /** A success starts or ends a sign-in session: sent without the shared sign-in sessions. */
+  signsIn?: boolean;
+}
+
+export const CONTRACT: Endpoint[] = [
+  { method: 'GET', path: '/healthz' },
+  { method: 'GET', path: '/readyz' },
+
+  { method: 'GET', path: '/api/game/config' },
+  { method: 'POST', path: '/api/users', json: { username: 'username', country: 'country' } },
+  { method: 'GET', path: '/api/users/{playerId}' },
+  { method: 'GET', path: '/api/users/{playerId}/rank' },
+  {
+    method: 'POST',
+    path: '/api/sessions',
+    json: { userId: 'playerId', sessionPoints: 'count', sessionTaps: 'count' },
+  },
+  {
+    method: 'POST',
+    path: '/api/tap',
+    json: {
+      userId: 'playerId',
+      sessionId: 'sessionId',
+      pointsPerTap: 'one',
+      sessionPoints: 'count',
+      sessionTaps: 'count',
+    },
+  },
+  { method: 'GET', path: '/api/leaderboard/users', query: { limit: 'limit' } },
+  { method: 'GET', path: '/api/leaderboard/countries' },
+  { method: 'GET', path: '/api/milestone/100k' },
+
+  {
+    method: 'POST',
+    path: '/api/lolgram/users/create',
+    json: { username: 'username', password: 'password' },
+    signsIn: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/lolgram/users/create',
+    json: { username: 'username', walletAddress: 'wallet', password: 'text', proof: 'proof' },
+    signsIn: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/lolgram/users/login',
+    json: { username: 'username', password: 'password' },
+    signsIn: true,
+  },
+  { method: 'POST', path: '/api/lolgram/users/logout', signsIn: true },
+  { method: 'GET', path: '/api/lolgram/users/me' },
+  { method: 'POST', path: '/api/lolgram/auth/wallet/nonce', json: { address: 'wallet' } },
+  {
+    method: 'POST',
+    path: '/api/lolgram/auth/wallet/login',
+    json: { proof: 'proof' },
+    signsIn: true,
+  },
+  { method: 'GET', path: '/api/lolgram/users/wallet/{wallet}' },
+  { method: 'GET', path: '/api/lolgram/users/username/{username}' },
+  { method: 'GET', path: '/api/lolgram/users/{userId}/following/{userId}' },
+  { method: 'POST', path: '/api/lolgram/users/{userId}/follow', json: { followerId: 'userId' } },
+  { method: 'DELETE', path: '/api/lolgram/users/{userId}/follow', json: { followerId: 'userId' } },
+  {
+    method: 'PUT',
+    path: '/api/lolgram/users/{userId}/avatar',
+    multipart: { file: 'avatar', fields: {} },
+  },
+  {
+    method: 'PUT',
+    path: '/api/lolgram/users/{userId}',
+    json: { username: 'username', bio: 'text' },
+  },
+  { method: 'GET', path: '/api/lolgram/users/{userId}' },
+
+  {
+    method: 'POST',
+    path: '/api/lolgram/posts',
+    multipart: {
+      file: 'image',
+      fields: { caption: 'caption', userId: 'userId', location: 'location' },
+    },
+  },
+  { method: 'GET', path: '/api/lolgram/posts/feed', query: { limit: 'limit', before: 'cursor' } },
+  {
+    method: 'GET',
+    path: '/api/lolgram/posts/user/{userId}',
+    query: { limit: 'limit', before: 'cursor' },
+  },
+  { method: 'POST', path: '/api/lolgram/posts/views', json: { postIds: 'postIds' } },
+  { method: 'POST', path: '/api/lolgram/posts/{postId}/lol' },
+  { method: 'DELETE', path: '/api/lolgram/posts/{postId}/lol' },
+  { method: 'GET', path: '/api/lolgram/images/{imageKey}' },
+
+  {
+    method: 'POST',
+    path: '/api/lolgram/posts/{postId}/report',
+    json: { reason: 'reason', details: 'text' },
+  },
+  { method: 'GET', path: '/api/lolgram/admin/moderation/queue' },
+  {
+    method: 'POST',
+    path: '/api/lolgram/admin/moderation/{queueId}',
+    json: { moderatorId: 'userId', decision: 'decision', notes: 'text' },
+  },
+  { method: 'GET', path: '/api/lolgram/admin/stats' },
+  {
+    method: 'GET',
+    path: '/api/lolgram/analytics/popular',
+    query: { timeframe: 'timeframe', limit: 'limit' },
+  },
+];
