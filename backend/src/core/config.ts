@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
 /**
@@ -48,12 +49,41 @@ const originSchema = z.string().transform((value, ctx) => {
   return url.origin;
 });
 
-const positiveInt = (fallback: number) =>
+const TRUST_EVERY_HOP =
+  'trusting every X-Forwarded-For hop would let any client choose its own address: set the number of proxies in front of the app (1 for one reverse proxy), or their addresses';
+
+/**
+ * Which proxies may name the client, as Express's `trust proxy` takes it: false, a hop count, or
+ * addresses, CIDR ranges and the names loopback, linklocal and uniquelocal.
+ */
+const trustProxySchema = z.string().transform((raw, ctx): false | number | string[] => {
+  const value = raw.trim();
+  if (value.toLowerCase() === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value) > 0 ? Number(value) : false;
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    try {
+      proxyAddr.compile(entry);
+    } catch {
+      const message = /^(true|yes|on)$/i.test(entry)
+        ? TRUST_EVERY_HOP
+        : `${JSON.stringify(entry)} is not an IP address, a CIDR range, loopback, linklocal or uniquelocal; use false, a number of proxies, or a comma-separated list of those`;
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+  }
+  return entries.length > 0 ? entries : false;
+});
+
+const wholeAboveZero = () =>
   z.coerce
     .number({ error: 'must be a whole number above 0' })
     .int('must be a whole number above 0')
-    .positive('must be a whole number above 0')
-    .default(fallback);
+    .positive('must be a whole number above 0');
+const positiveInt = (fallback: number) => wholeAboveZero().default(fallback);
 
 export const envSchema = z
   .object({
@@ -91,10 +121,7 @@ export const envSchema = z
       .default('info'),
     /** Names the site in wallet sign-in messages; unset, only a loopback Host may sign in. */
     PUBLIC_ORIGIN: originSchema.optional(),
-    TRUST_PROXY: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((value) => value === 'true'),
+    TRUST_PROXY: trustProxySchema.default(false),
     SOCIAL_URL: z.string().url().default('https://x.com/tapgram'),
     CHART_URL: z.string().url().default('https://dexscreener.com/solana'),
     CONTRACT_ADDRESS: z.string().default('TapGram1111111111111111111111111111111111111'),
@@ -104,6 +131,8 @@ export const envSchema = z
     MODERATION_QUEUE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
     MODERATION_HOLD_THRESHOLD: z.coerce.number().min(0).max(1).default(0.9),
     MODERATION_REPORTS_PER_HOUR: positiveInt(20),
+    /** Unset: LOLGram's own limit (lolgram/limits.ts). */
+    SIGNUPS_PER_HOUR: wholeAboveZero().optional(),
     MODERATION_IMAGE_CHECK: z
       .enum(['on', 'off'])
       .default('on')

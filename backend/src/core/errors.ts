@@ -8,6 +8,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Sent as Retry-After: when the client may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -39,8 +41,13 @@ export class ConflictError extends HttpError {
   }
 }
 export class TooManyRequestsError extends HttpError {
-  constructor(message = 'Too many requests, slow down') {
-    super(429, message);
+  constructor(message = 'Too many requests, slow down', retryAfterSeconds?: number) {
+    super(429, message, retryAfterSeconds);
+  }
+}
+export class ServiceUnavailableError extends HttpError {
+  constructor(message: string, retryAfterSeconds?: number) {
+    super(503, message, retryAfterSeconds);
   }
 }
 
@@ -92,5 +99,8 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     return;
   }
   if (status >= 500) req.log.error({ err }, 'server error');
+  if (err instanceof HttpError && err.retryAfterSeconds !== undefined) {
+    res.setHeader('Retry-After', String(err.retryAfterSeconds));
+  }
   res.status(status).json({ error: clientMessage(err, status) });
 };

@@ -1,6 +1,9 @@
 const MINUTE = 60 * 1000;
 
-/** LOLGram's abuse limits, per process (each backend process counts on its own). */
+/**
+ * LOLGram's abuse limits. The failed sign-in limits count per process; the nonce and sign-up
+ * limits are counted in Redis when there is one (core/limiter.ts), across every process.
+ */
 export const LOLGRAM_LIMITS = {
   /** Failed sign-ins for one username from one client address. */
   loginPerAccount: { limit: 5, windowMs: 15 * MINUTE },
@@ -8,6 +11,15 @@ export const LOLGRAM_LIMITS = {
   loginPerClient: { limit: 30, windowMs: 15 * MINUTE },
   /** Wallet sign-in requests (nonces) one client address may ask for. */
   noncePerClient: { limit: 60, windowMs: 10 * MINUTE },
+  /** New accounts one client address may create (SIGNUPS_PER_HOUR overrides the limit). */
+  signupPerClient: { limit: 10, windowMs: 60 * MINUTE },
+  /**
+   * Password hashes (argon2id, 19 MiB each) computing at once in this process, and how many may
+   * wait for one; more are refused with 503. Argon2 runs on libuv's pool of 4 threads, which file
+   * reads share: two leave room for them. The waiting room holds a burst of sign-ins (about a
+   * second of hashing) and stays below what one spraying client may send (loginPerClient).
+   */
+  passwordHashes: { running: 2, waiting: 32, retryAfterSeconds: 2 },
 } as const;
 
 // Keys are bounded whatever a client sends (no username is longer; proxies can forward anything).

@@ -31,7 +31,7 @@ export class SessionStore {
       httpOnly: true,
       sameSite: 'lax',
       // Secure whenever the request came over HTTPS; behind a TLS-terminating proxy that needs
-      // TRUST_PROXY=true, so that req.secure sees X-Forwarded-Proto.
+      // TRUST_PROXY (its hop count or address), so that req.secure sees X-Forwarded-Proto.
       secure: req.secure,
       expires,
       path: '/',

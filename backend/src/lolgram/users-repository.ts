@@ -64,6 +64,15 @@ export class UsersRepository {
     return toUser(rows[0]);
   }
 
+  /** Sets the role of the account named `username` (any case); false when there is none. */
+  async setRole(username: string, role: 'user' | 'admin'): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      'UPDATE lolgram_users SET role = $2 WHERE lower(username) = lower($1)',
+      [username, role],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
   async byId(id: string): Promise<LolgramUser | null> {
     const { rows } = await this.db.query<UserRow>(
       `SELECT ${COLUMNS} FROM lolgram_users WHERE id = $1`,

@@ -34,13 +34,14 @@ export function usersRouter(
         body.walletAddress,
         body.proof,
         signInSite(req),
+        client(req),
       );
       await sessions.start(res, req, user.id, 'wallet');
       res.status(201).json(user);
       return;
     }
     const { username, password } = parseInput(createAccountBodySchema, req.body);
-    const user = await service.createWithPassword(username, password);
+    const user = await service.createWithPassword(username, password, client(req));
     await sessions.start(res, req, user.id, 'password');
     res.status(201).json(user);
   });

@@ -12,16 +12,15 @@ import {
   ConflictError,
   ForbiddenError,
   NotFoundError,
-  TooManyRequestsError,
   UnauthorizedError,
   ValidationError,
 } from '../core/errors';
-import type { FailureLimiter } from './failure-limiter';
+import type { RateLimit } from '../core/limiter';
 import type { ImageStore } from './images/image-store';
 import { processImage } from './images/image-pipeline';
 import { limitKey } from './limits';
 import type { LoginGuard } from './login-guard';
-import { hashPassword, verifyPassword } from './passwords';
+import type { PasswordHasher } from './passwords';
 import type { Viewer } from './sessions';
 import type { SignInSite } from './sign-in-site';
 import type { UsersRepository } from './users-repository';
@@ -34,61 +33,83 @@ export interface UsersServiceDeps {
   images: ImageStore;
   loginGuard: LoginGuard;
   /** Wallet sign-in requests per client address: each one stores a row. */
-  nonceLimiter: FailureLimiter;
+  nonceLimit: RateLimit;
+  /** New accounts per client address: each password sign-up costs a hash, each one a row. */
+  signupLimit: RateLimit;
+  passwords: PasswordHasher;
+  /** ADMIN_USERNAMES: kept for `npm run admin -- create`, never taken by sign-up or rename. */
   adminUsernames: string[];
 }
+
+const TOO_MANY_SIGNUPS = 'Too many new accounts from this address. Try again later.';
+const adminNameReserved = (username: string) =>
+  `This username is reserved for an admin: create it with "npm run admin -- create ${username}"`;
+const ADMIN_NAME_KEPT =
+  'This username is listed in ADMIN_USERNAMES: it cannot change while it is listed';
 
 /** The rules of LOLGram accounts: sign-up, sign-in, profiles, avatars and follows. */
 export class UsersService {
   constructor(private readonly deps: UsersServiceDeps) {}
 
-  private roleFor(username: string): 'user' | 'admin' {
-    return this.isAdminName(username) ? 'admin' : 'user';
-  }
-
   private isAdminName(username: string): boolean {
     return this.deps.adminUsernames.includes(username.toLowerCase());
   }
 
-  async createWithPassword(username: string, password: string): Promise<LolgramUser> {
+  /** A sign-up never makes an admin: roles come from the admin CLI and ADMIN_USERNAMES at start. */
+  async createWithPassword(
+    username: string,
+    password: string,
+    client: string,
+  ): Promise<LolgramUser> {
     assertNotWalletName(username);
-    const passwordHash = await hashPassword(password);
-    return this.deps.users.create({
-      username,
-      passwordHash,
-      walletAddress: null,
-      role: this.roleFor(username),
-    });
+    if (this.isAdminName(username)) throw new ConflictError(adminNameReserved(username));
+    await this.deps.signupLimit.take(limitKey(client), TOO_MANY_SIGNUPS);
+    // A taken name is refused before the hash is paid for (the insert still decides a race).
+    if (await this.deps.users.byUsername(username)) throw new ConflictError(messages.usernameTaken);
+    const passwordHash = await this.deps.passwords.hash(password);
+    return this.deps.users.create({ username, passwordHash, walletAddress: null, role: 'user' });
   }
 
-  async createWithWallet(username: string, address: string, proof: SignInProof, site: SignInSite) {
+  /**
+   * Only the wallet itself can hold its wallet_ name, so a listed one is not reserved: it becomes
+   * an admin at the next start, or with `npm run admin -- grant`.
+   */
+  async createWithWallet(
+    username: string,
+    address: string,
+    proof: SignInProof,
+    site: SignInSite,
+    client: string,
+  ) {
     if (username !== walletUsername(address)) {
       throw new ValidationError(`A wallet account's username is ${walletUsername(address)}`);
     }
+    await this.deps.signupLimit.take(limitKey(client), TOO_MANY_SIGNUPS);
     const proven = await this.deps.wallet.verify(proof, site);
     if (proven !== address) throw new UnauthorizedError('Wallet sign-in refused: another address');
     return this.deps.users.create({
       username,
       passwordHash: null,
       walletAddress: address,
-      role: this.roleFor(username),
+      role: 'user',
     });
   }
 
   async login(username: string, password: string, client: string): Promise<LolgramUser> {
     const succeeded = this.deps.loginGuard.begin(client, username);
     const credentials = await this.deps.users.credentials(username);
-    const ok = await verifyPassword(credentials?.passwordHash ?? null, password);
+    const ok = await this.deps.passwords.verify(credentials?.passwordHash ?? null, password);
     const user = ok && credentials ? await this.deps.users.byId(credentials.id) : null;
     if (!user) throw new UnauthorizedError(messages.invalidCredentials);
     succeeded();
     return user;
   }
 
-  issueSignIn(address: string, site: SignInSite, client: string) {
-    if (!this.deps.nonceLimiter.take(limitKey(client))) {
-      throw new TooManyRequestsError('Too many sign-in requests. Try again in a few minutes.');
-    }
+  async issueSignIn(address: string, site: SignInSite, client: string) {
+    await this.deps.nonceLimit.take(
+      limitKey(client),
+      'Too many sign-in requests. Try again in a few minutes.',
+    );
     return this.deps.wallet.issue(address, site);
   }
 
@@ -129,9 +150,11 @@ export class UsersService {
     const ownWalletName =
       current.walletAddress !== null && username === walletUsername(current.walletAddress);
     if (username !== current.username && !ownWalletName) assertNotWalletName(username);
-    // A listed admin name is kept for whoever signs up with it: a rename cannot claim it.
+    // While a name is listed, its holder keeps it and nobody else takes it: a listed name that is
+    // given up or free could be claimed by anyone, and ADMIN_USERNAMES would make them an admin.
     const renamed = username.toLowerCase() !== current.username.toLowerCase();
-    if (renamed && this.isAdminName(username)) throw new ConflictError(messages.usernameTaken);
+    if (renamed && this.isAdminName(current.username)) throw new ConflictError(ADMIN_NAME_KEPT);
+    if (renamed && this.isAdminName(username)) throw new ConflictError(adminNameReserved(username));
     return this.get(this.deps.users.updateProfile(id, username, bio));
   }
 
@@ -169,7 +192,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
 /** wallet_ names belong to wallet accounts: a taken one would block its wallet from signing up. */
-function assertNotWalletName(username: string) {
+export function assertNotWalletName(username: string) {
   if (username.toLowerCase().startsWith(WALLET_USERNAME_PREFIX)) {
     throw new ValidationError(messages.usernameReserved);
   }

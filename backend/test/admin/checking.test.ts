@@ -7,6 +7,7 @@ import type { NsfwModel } from '../../src/admin/nsfw-model';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createScratchDatabase } from '../helpers/services';
 import { makeAccount, makeJpeg, makeName, makePost, type Account } from '../lolgram/builders';
+import { makeAdmin } from './builders';
 import { checked, makeVisiblePost, statusForAuthor } from '../lolgram/post-checks';
 
 /**
@@ -49,7 +50,7 @@ describe('the automatic check of new posts', () => {
     server = await startTestServer({
       env: { ADMIN_USERNAMES: adminName, MODERATION_IMAGE_CHECK: 'on' },
     });
-    admin = await makeAccount(server.url, adminName);
+    admin = await makeAdmin(server, adminName);
     author = await makeAccount(server.url);
     other = await makeAccount(server.url);
   });
@@ -227,7 +228,7 @@ describe('when the image model fails to load', () => {
     server = await startTestServer({
       env: { ADMIN_USERNAMES: adminName, MODERATION_IMAGE_CHECK: 'on' },
     });
-    admin = await makeAccount(server.url, adminName);
+    admin = await makeAdmin(server, adminName);
     author = await makeAccount(server.url);
   });
   afterAll(async () => {

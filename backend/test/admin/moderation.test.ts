@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeAccount, makeJpeg, makeName, makePost, type Account } from '../lolgram/builders';
+import { makeAdmin } from './builders';
 import { checked, makeVisiblePost } from '../lolgram/post-checks';
 
 const PROFANE = 'this meme is fucking hilarious';
@@ -19,7 +20,7 @@ describe('moderation and admin', () => {
         MODERATION_IMAGE_CHECK: 'on',
       },
     });
-    admin = await makeAccount(server.url, adminName);
+    admin = await makeAdmin(server, adminName);
     user = await makeAccount(server.url);
   });
   afterAll(async () => {

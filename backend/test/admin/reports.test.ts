@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeAccount, makeName, type Account } from '../lolgram/builders';
+import { makeAdmin } from './builders';
 import { makeVisiblePost } from '../lolgram/post-checks';
 
 const LIMIT = 3;
@@ -19,7 +20,7 @@ describe('reports', () => {
         MODERATION_IMAGE_CHECK: 'off',
       },
     });
-    admin = await makeAccount(server.url, adminName);
+    admin = await makeAdmin(server, adminName);
     author = await makeAccount(server.url);
   });
   afterAll(async () => {

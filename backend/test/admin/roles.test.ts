@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createScratchDatabase } from '../helpers/services';
 import { makeAccount, makeName } from '../lolgram/builders';
+import { makeAdmin } from './builders';
 
 const QUEUE = '/api/lolgram/admin/moderation/queue';
 
@@ -37,6 +38,62 @@ describe('who is an admin', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  describe('listed names', () => {
+    const listed = makeName('boss');
+    const other = makeName('chief');
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer({
+        env: { ADMIN_USERNAMES: `${listed}, ${other.toUpperCase()}` },
+      });
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    const signUp = (username: string) =>
+      request(server.url)
+        .post('/api/lolgram/users/create')
+        .send({ username, password: 'correct horse battery' });
+    const holders = async (username: string) =>
+      (
+        await server.db.pool.query(
+          'SELECT username, role FROM lolgram_users WHERE lower(username) = lower($1)',
+          [username],
+        )
+      ).rows;
+
+    it('are reserved for the admin CLI while nobody holds them: sign-up is refused, in any case', async () => {
+      for (const username of [other, other.toUpperCase(), listed.toUpperCase()]) {
+        const res = await signUp(username);
+        expect(res.status).toBe(409);
+        expect(res.body).toEqual({
+          error: `This username is reserved for an admin: create it with "npm run admin -- create ${username}"`,
+        });
+        expect(await holders(username)).toEqual([]);
+      }
+    });
+
+    it('stay with the admin who holds one: no rename away, so no stranger can squat it', async () => {
+      const admin = await makeAdmin(server, listed);
+      expect((await admin.agent.get(QUEUE)).status).toBe(200);
+      const rename = await admin.agent
+        .put(`/api/lolgram/users/${admin.user.id}`)
+        .send({ username: `${listed}_old`.slice(0, 20), bio: '' });
+      expect(rename.status).toBe(409);
+      expect(rename.body.error).toMatch(/listed in ADMIN_USERNAMES/);
+      // Changing only the case, or the bio, is not giving the name up.
+      const recased = await admin.agent
+        .put(`/api/lolgram/users/${admin.user.id}`)
+        .send({ username: listed.toUpperCase(), bio: 'in charge' });
+      expect(recased.status).toBe(200);
+
+      const squat = await signUp(listed.toLowerCase());
+      expect(squat.status).toBe(409);
+      expect(await holders(listed)).toEqual([{ username: listed.toUpperCase(), role: 'admin' }]);
+    });
   });
 
   describe('ADMIN_USERNAMES at start-up', () => {

@@ -125,6 +125,27 @@ describe('configuration', () => {
     }
   });
 
+  it('reads TRUST_PROXY as a hop count or a list of proxy addresses, and refuses true', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: ' 2 ' }).TRUST_PROXY).toBe(2);
+    expect(
+      loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8 ,uniquelocal,2001:db8::1' }).TRUST_PROXY,
+    ).toEqual(['loopback', '10.0.0.0/8', 'uniquelocal', '2001:db8::1']);
+    // Trusting every hop lets any client choose its own address: refused, with the way out.
+    for (const value of ['true', 'TRUE', 'yes']) {
+      const message = configError({ TRUST_PROXY: value });
+      expect(message).toMatch(/^Invalid configuration: TRUST_PROXY /);
+      expect(message).toMatch(/number of proxies/);
+    }
+    const bad = configError({ TRUST_PROXY: 'loopback,proxy.internal' });
+    expect(bad).toMatch(/TRUST_PROXY/);
+    expect(bad).toMatch(/"proxy\.internal" is not an IP address/);
+    expect(configError({ TRUST_PROXY: '-1' })).toMatch(/TRUST_PROXY/);
+  });
+
   it('is documented whole: every variable in the README table and in .env.example', () => {
     const root = path.dirname(REPO_DATA_DIR);
     const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');

@@ -196,12 +196,12 @@ describe('LOLGram accounts and sessions', () => {
     );
   });
 
-  it('refuses a rename to a name listed in ADMIN_USERNAMES, in any case, as taken', async () => {
+  it('refuses a rename to a name listed in ADMIN_USERNAMES, in any case, as reserved', async () => {
     const { agent, user } = await makeAccount(server.url);
     for (const username of ['chief_one', 'CHIEF_TWO']) {
       const res = await agent.put(`/api/lolgram/users/${user.id}`).send({ username, bio: '' });
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ error: 'Username already taken' });
+      expect(res.body.error).toMatch(/^This username is reserved for an admin/);
     }
     const { rows } = await server.db.pool.query(
       'SELECT username, role FROM lolgram_users WHERE id = $1',
@@ -210,21 +210,16 @@ describe('LOLGram accounts and sessions', () => {
     expect(rows[0]).toEqual({ username: user.username, role: 'user' });
   });
 
-  it('makes an account created with a listed name an admin, who may keep that name when editing', async () => {
-    const admin = await makeAccount(server.url, 'Chief_Two');
-    const { rows } = await server.db.pool.query('SELECT role FROM lolgram_users WHERE id = $1', [
-      admin.user.id,
-    ]);
-    expect(rows[0].role).toBe('admin');
+  it('never makes an admin at sign-up: a listed name is refused, any other is a plain user', async () => {
+    const listed = await request(server.url)
+      .post('/api/lolgram/users/create')
+      .send({ username: 'Chief_Two', password: 'correct horse battery' });
+    expect(listed.status).toBe(409);
+    expect(listed.body.error).toContain('npm run admin -- create Chief_Two');
     const plain = await makeAccount(server.url);
-    const { rows: plainRows } = await server.db.pool.query(
-      'SELECT role FROM lolgram_users WHERE id = $1',
-      [plain.user.id],
-    );
-    expect(plainRows[0].role).toBe('user');
-    const edit = await admin.agent
-      .put(`/api/lolgram/users/${admin.user.id}`)
-      .send({ username: 'Chief_Two', bio: 'in charge' });
-    expect(edit.status).toBe(200);
+    const { rows } = await server.db.pool.query('SELECT role FROM lolgram_users WHERE id = $1', [
+      plain.user.id,
+    ]);
+    expect(rows[0].role).toBe('user');
   });
 });

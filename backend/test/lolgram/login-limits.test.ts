@@ -10,7 +10,7 @@ describe('failed sign-in limits', () => {
   let server: TestServer;
   beforeAll(async () => {
     // Behind a trusted proxy, so that each test speaks from its own client address.
-    server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+    server = await startTestServer({ env: { TRUST_PROXY: '1' } });
   });
   afterAll(async () => {
     await server?.stop();

@@ -9,7 +9,7 @@ const { noncePerClient } = LOLGRAM_LIMITS;
 describe('wallet sign-in nonce issuance', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+    server = await startTestServer({ env: { TRUST_PROXY: '1' } });
   });
   afterAll(async () => {
     await server?.stop();
