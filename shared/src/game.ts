@@ -91,13 +91,37 @@ export const tapBatchSchema = z.object({
    * the server remembers one number per session however many batches arrive.
    */
   seq: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * The highest number of this session the client holds an acknowledgement for. A server whose
+   * session stands below it has lost acknowledged batches (its Redis was emptied): it counts
+   * nothing and answers 409 with its numbers, and the client sends those batches again.
+   */
+  after: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type TapBatch = z.infer<typeof tapBatchSchema>;
 
-/** A counted batch is counted whole: taps above the player's rate refuse the batch (429). */
+/**
+ * Where a session's numbered batches stand: `seq` is the last one counted, `durableSeq` the last
+ * one written to Postgres, which survives anything Redis loses (equal to `seq` without Redis).
+ */
+export interface BatchNumbers {
+  seq: number;
+  durableSeq: number;
+}
+
+/**
+ * A counted batch is counted whole: taps above the player's rate refuse the batch (429). A 503
+ * counted nothing (the game is briefly unavailable): the batch may be sent again as it is.
+ */
 export type TapBatchAck =
-  | { ok: true; accepted: number; user: GameUser; session: GameSession }
-  | { ok: false; status: number; error: string };
+  | ({ ok: true; accepted: number; user: GameUser; session: GameSession } & BatchNumbers)
+  | ({ ok: false; status: number; error: string } & Partial<BatchNumbers>);
+
+/** Asks where a session's batches stand, for a client holding batches not yet durable. */
+export const tapSyncSchema = z.object({ sessionId: idSchema });
+export type TapSync = z.infer<typeof tapSyncSchema>;
+export type TapSyncAck =
+  ({ ok: true } & BatchNumbers) | { ok: false; status: number; error: string };
 
 /**
  * One push of the game channel: every board on connect, then only the boards that changed (one
@@ -113,6 +137,7 @@ export interface BoardsPush {
 export const gameEvents = {
   boards: 'boards',
   tap: 'tap',
+  sync: 'sync',
 } as const;
 
 /** What the game screen needs from the server's configuration. */

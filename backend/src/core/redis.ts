@@ -3,17 +3,49 @@ import type { Logger } from './logger';
 
 export type { Redis };
 
+// A command Redis does not answer in this time fails: a hung or unreachable Redis costs a caller
+// a second at most, never the client's whole patience.
+const COMMAND_TIMEOUT_MS = 1000;
+
 export async function openRedis(url: string, logger: Logger): Promise<Redis> {
   // Commands issued in the same tick go out in one write: many concurrent taps, few syscalls.
   // A command in flight when the connection drops fails rather than being sent again on
-  // reconnect: a tap script that already ran would count twice.
+  // reconnect: a tap script that already ran would count twice. While the connection is down,
+  // commands fail at once instead of waiting in a queue for a Redis that may take minutes.
   const redis = new Redis(url, {
     lazyConnect: true,
-    maxRetriesPerRequest: 3,
+    maxRetriesPerRequest: 1,
     enableAutoPipelining: true,
     autoResendUnfulfilledCommands: false,
+    enableOfflineQueue: false,
+    commandTimeout: COMMAND_TIMEOUT_MS,
   });
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
   await redis.connect();
   return redis;
+}
+
+/**
+ * Connections for the Socket.IO adapter's publishing and subscribing. Unlike the main client they
+ * queue their commands while Redis is away: the adapter subscribes before they have connected,
+ * and subscribes again by itself after a reconnect.
+ */
+export function openAdapterClients(redis: Redis, logger: Logger): [Redis, Redis] {
+  const open = () => {
+    const client = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
+    client.on('error', (err) => logger.debug({ err }, 'redis adapter connection error'));
+    return client;
+  };
+  return [open(), open()];
+}
+
+const CONNECTION_FAILURE = /^(Command timed out|Connection is closed|Stream isn't writeable)/;
+
+/** Whether `error` says that Redis could not be reached (rather than that it refused a command). */
+export function isRedisUnreachable(redis: Redis, error: unknown): boolean {
+  if (redis.status !== 'ready') return true;
+  return (
+    error instanceof Error &&
+    (error.name === 'MaxRetriesPerRequestError' || CONNECTION_FAILURE.test(error.message))
+  );
 }

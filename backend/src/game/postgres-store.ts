@@ -1,5 +1,5 @@
 import type { GameRepository } from './repository';
-import type { GameStore, RateLimit, TapOutcome } from './store';
+import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
 import { TokenBuckets } from './token-bucket';
 
 const PUSH_INTERVAL_MS = 1000;
@@ -40,10 +40,20 @@ export class PostgresGameStore implements GameStore {
     return this.repo.insertSession(userId);
   }
 
-  async tap(userId: string, sessionId: string, count: number, seq = 0): Promise<TapOutcome> {
+  /** Every counted batch is durable at once: its number is written with its taps. */
+  async tap(
+    userId: string,
+    sessionId: string,
+    count: number,
+    seq = 0,
+    after = 0,
+  ): Promise<TapOutcome> {
     const state = await this.repo.findSessionState(sessionId);
     if (!state) return { kind: 'no-session' };
     if (state.session.userId !== userId) return { kind: 'not-owner' };
+    if (seq > 0 && after > state.lastSeq) {
+      return { kind: 'lost', seq: state.lastSeq, durableSeq: state.lastSeq };
+    }
     if (seq > 0 && seq <= state.lastSeq) return this.replay(userId, sessionId, count);
     if (!this.buckets.take(userId, count)) return { kind: 'rate-limited' };
     const result = await this.repo
@@ -58,7 +68,15 @@ export class PostgresGameStore implements GameStore {
       return this.replay(userId, sessionId, count);
     }
     this.version += 1;
-    return { kind: 'ok', accepted: count, ...result };
+    const { user, session, lastSeq } = result;
+    return { kind: 'ok', accepted: count, user, session, seq: lastSeq, durableSeq: lastSeq };
+  }
+
+  async sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome> {
+    const state = await this.repo.findSessionState(sessionId);
+    if (!state) return { kind: 'no-session' };
+    if (state.session.userId !== userId) return { kind: 'not-owner' };
+    return { kind: 'ok', seq: state.lastSeq, durableSeq: state.lastSeq };
   }
 
   topUsers(limit: number) {
@@ -101,6 +119,7 @@ export class PostgresGameStore implements GameStore {
       this.repo.findSessionState(sessionId),
     ]);
     if (!user || !state) return { kind: 'no-session' };
-    return { kind: 'ok', accepted: count, user, session: state.session };
+    const { session, lastSeq } = state;
+    return { kind: 'ok', accepted: count, user, session, seq: lastSeq, durableSeq: lastSeq };
   }
 }

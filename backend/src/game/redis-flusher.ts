@@ -5,33 +5,59 @@ import type { GameKeys } from './redis-keys';
 import { SESSION_IDLE_TTL_S } from './redis-rebuild';
 import type { FlushedTotals, GameRepository } from './repository';
 
-const FLUSH_BATCH = 2000;
-
 // KEYS 1-3: dirty users, sessions, countries; 4-6: one flusher's taken users, sessions, countries.
 const RETURN_TAKEN = `
 for i = 1, 3 do
-  local left = redis.call('SMEMBERS', KEYS[i + 3])
-  if #left > 0 then
-    redis.call('SADD', KEYS[i], unpack(left))
+  if redis.call('EXISTS', KEYS[i + 3]) == 1 then
+    redis.call('SUNIONSTORE', KEYS[i], KEYS[i], KEYS[i + 3])
     redis.call('DEL', KEYS[i + 3])
   end
 end
 `;
 
 /**
- * KEYS as above, 7 flusher registry. ARGV: 1 batch size, 2 flusher token. Puts back what this
- * flusher took and did not write, then moves a batch of dirty ids to its taken sets and answers them.
+ * KEYS as above, 7 flusher registry, 8 countries zset, 9 country taps hash, 10 generation.
+ * ARGV: 1 flusher token, 2 user hash key prefix, 3 session hash key prefix.
+ * Puts back what this flusher took and did not write, takes every dirty id and answers their
+ * totals, all in one step: the figures are one cut of the game (no tap counted in part of them),
+ * so the session batch numbers written with them say exactly which batches Postgres holds.
+ * Answers flat lists: users (id, points, taps), sessions (id, points, taps, seq), countries
+ * (country, points, taps), and the generation of the counters.
  */
 const TAKE_SCRIPT = `${RETURN_TAKEN}
-local taken = {}
+local taken = false
 for i = 1, 3 do
-  taken[i] = redis.call('SPOP', KEYS[i], tonumber(ARGV[1]))
-  if #taken[i] > 0 then
-    redis.call('SADD', KEYS[i + 3], unpack(taken[i]))
-    redis.call('SADD', KEYS[7], ARGV[2])
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    redis.call('RENAME', KEYS[i], KEYS[i + 3])
+    taken = true
   end
 end
-return taken
+if not taken then return {{}, {}, {}, ''} end
+redis.call('SADD', KEYS[7], ARGV[1])
+local users, sessions, countries = {}, {}, {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
+  local v = redis.call('HMGET', ARGV[2] .. id, 'points', 'taps')
+  if v[1] then
+    users[#users + 1] = id
+    users[#users + 1] = v[1]
+    users[#users + 1] = v[2]
+  end
+end
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[5])) do
+  local v = redis.call('HMGET', ARGV[3] .. id, 'points', 'taps', 'seq')
+  if v[1] then
+    sessions[#sessions + 1] = id
+    sessions[#sessions + 1] = v[1]
+    sessions[#sessions + 1] = v[2]
+    sessions[#sessions + 1] = v[3] or '0'
+  end
+end
+for _, country in ipairs(redis.call('SMEMBERS', KEYS[6])) do
+  countries[#countries + 1] = country
+  countries[#countries + 1] = redis.call('ZSCORE', KEYS[8], country) or '0'
+  countries[#countries + 1] = redis.call('HGET', KEYS[9], country) or '0'
+end
+return {users, sessions, countries, redis.call('GET', KEYS[10]) or ''}
 `;
 
 /** KEYS as above, 7 flusher registry. ARGV: 1 flusher token. Puts back what a flusher took. */
@@ -40,17 +66,42 @@ redis.call('SREM', KEYS[7], ARGV[1])
 return 1
 `;
 
+/**
+ * KEYS: 1 generation, then the hashes of written sessions. ARGV: 1 the written figures'
+ * generation, 2 session idle seconds, then each session's written batch number. Keeps each
+ * session another idle period and records how far it is durable (never backwards: a slower
+ * flusher may finish after a newer one); nothing when Redis has been emptied since.
+ */
+const DURABLE_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    redis.call('EXPIRE', KEYS[i], tonumber(ARGV[2]))
+    local seq = tonumber(ARGV[i + 1])
+    if (tonumber(redis.call('HGET', KEYS[i], 'durable')) or 0) < seq then
+      redis.call('HSET', KEYS[i], 'durable', seq)
+    end
+  end
+end
+return 1
+`;
+const DURABLE_STEP = 2000;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    gameFlushTake(...args: (string | number)[]): Result<[string[], string[], string[]], Context>;
+    gameFlushTake(
+      ...args: (string | number)[]
+    ): Result<[string[], string[], string[], string], Context>;
     gameFlushReturn(...args: (string | number)[]): Result<number, Context>;
+    gameFlushDurable(...args: (string | number)[]): Result<number, Context>;
   }
 }
 
 /**
- * Writes the totals of every player, session and country tapped since the last flush to Postgres.
- * Taken ids stay in Redis until their write succeeds, so a crash between the two loses none: the
- * next flush of this process, or the start of the next one, puts them back.
+ * Writes the totals of every player, session and country tapped since the last flush to Postgres,
+ * then marks each written session's batch number durable. Taken ids stay in Redis until their
+ * write succeeds, so a crash between the two loses none: the next flush of this process, or the
+ * start of the next one, puts them back.
  */
 export class RedisFlusher {
   private readonly token = randomUUID();
@@ -61,8 +112,9 @@ export class RedisFlusher {
     private readonly repo: GameRepository,
     private readonly k: GameKeys,
   ) {
-    redis.defineCommand('gameFlushTake', { numberOfKeys: 7, lua: TAKE_SCRIPT });
+    redis.defineCommand('gameFlushTake', { numberOfKeys: 10, lua: TAKE_SCRIPT });
     redis.defineCommand('gameFlushReturn', { numberOfKeys: 7, lua: RETURN_SCRIPT });
+    redis.defineCommand('gameFlushDurable', { lua: DURABLE_SCRIPT });
   }
 
   /** Puts back the ids that flushers took and never wrote (they stopped or crashed mid-flush). */
@@ -86,24 +138,40 @@ export class RedisFlusher {
   }
 
   private async flushOnce(): Promise<void> {
-    for (;;) {
-      const [userIds, sessionIds, countries] = await this.redis.gameFlushTake(
-        ...this.keysOf(this.token),
-        FLUSH_BATCH,
-        this.token,
+    const [users, sessions, countries, generation] = await this.redis.gameFlushTake(
+      ...this.keysOf(this.token),
+      this.k.countries,
+      this.k.countryTaps,
+      this.k.generation,
+      this.token,
+      this.k.user(''),
+      this.k.session(''),
+    );
+    if (users.length + sessions.length + countries.length === 0) return;
+    // Counters without a generation are not written yet (the next start adopts Postgres's); what
+    // was taken goes back at the next flush.
+    if (!generation) return;
+    const totals = parseTotals(users, sessions, countries);
+    // Not written: Redis was emptied and rebuilt since this cut; its clients send again the
+    // batches Postgres does not hold, which were never said to be durable.
+    const written = await this.repo.writeTotals(totals, generation);
+    for (let i = 0; written && i < totals.sessions.length; i += DURABLE_STEP) {
+      const step = totals.sessions.slice(i, i + DURABLE_STEP);
+      await this.redis.gameFlushDurable(
+        1 + step.length,
+        this.k.generation,
+        ...step.map((s) => this.k.session(s.id)),
+        generation,
+        SESSION_IDLE_TTL_S,
+        ...step.map((s) => s.seq),
       );
-      if (userIds.length + sessionIds.length + countries.length === 0) return;
-      await this.repo.writeTotals(await this.readTotals(userIds, sessionIds, countries));
-      const taken = this.k.flushing(this.token);
-      const done = this.redis
-        .multi()
-        .del(taken.users, taken.sessions, taken.countries)
-        .srem(this.k.flushers, this.token);
-      // A session tapped since the last flush stays in Redis another idle period.
-      for (const id of sessionIds) done.expire(this.k.session(id), SESSION_IDLE_TTL_S);
-      await done.exec();
-      if (Math.max(userIds.length, sessionIds.length, countries.length) < FLUSH_BATCH) return;
     }
+    const taken = this.k.flushing(this.token);
+    await this.redis
+      .multi()
+      .del(taken.users, taken.sessions, taken.countries)
+      .srem(this.k.flushers, this.token)
+      .exec();
   }
 
   private keysOf(token: string): string[] {
@@ -118,40 +186,30 @@ export class RedisFlusher {
       this.k.flushers,
     ];
   }
+}
 
-  private async readTotals(
-    userIds: string[],
-    sessionIds: string[],
-    countries: string[],
-  ): Promise<FlushedTotals> {
-    const read = this.redis.pipeline();
-    for (const id of userIds) read.hmget(this.k.user(id), 'points', 'taps');
-    for (const id of sessionIds) read.hmget(this.k.session(id), 'points', 'taps', 'seq');
-    for (const country of countries) read.zscore(this.k.countries, country);
-    if (countries.length) read.hmget(this.k.countryTaps, ...countries);
-    const replies = ((await read.exec()) ?? []).map(([err, value]) => {
-      if (err) throw err;
-      return value;
-    });
-    const counters = (offset: number, ids: string[]) =>
-      ids
-        .map((id, i) => ({ id, values: replies[offset + i] as (string | null)[] }))
-        .filter(({ values }) => values[0] !== null)
-        .map(({ id, values }) => ({
-          id,
-          points: Number(values[0]),
-          taps: Number(values[1]),
-          seq: Number(values[2] ?? 0),
-        }));
-    const countryTaps = (countries.length ? replies[replies.length - 1] : []) as (string | null)[];
-    return {
-      users: counters(0, userIds),
-      sessions: counters(userIds.length, sessionIds),
-      countries: countries.map((country, i) => ({
-        country,
-        points: Number(replies[userIds.length + sessionIds.length + i] ?? 0),
-        taps: Number(countryTaps[i] ?? 0),
-      })),
-    };
-  }
+function parseTotals(users: string[], sessions: string[], countries: string[]): FlushedTotals {
+  const rows = <T>(flat: string[], width: number, row: (values: string[]) => T): T[] => {
+    const out: T[] = [];
+    for (let i = 0; i < flat.length; i += width) out.push(row(flat.slice(i, i + width)));
+    return out;
+  };
+  return {
+    users: rows(users, 3, ([id, points, taps]) => ({
+      id,
+      points: Number(points),
+      taps: Number(taps),
+    })),
+    sessions: rows(sessions, 4, ([id, points, taps, seq]) => ({
+      id,
+      points: Number(points),
+      taps: Number(taps),
+      seq: Number(seq),
+    })),
+    countries: rows(countries, 3, ([country, points, taps]) => ({
+      country,
+      points: Number(points),
+      taps: Number(taps),
+    })),
+  };
 }

@@ -21,6 +21,8 @@ export function gameKeys(base: string) {
     pushed: `${base}:pushed`,
     pushLock: `${base}:push-lock`,
     ready: `${base}:ready`,
+    /** The generation of these counters, as Postgres knows it (see the rebuild). */
+    generation: `${base}:generation`,
     rebuildLock: `${base}:rebuild-lock`,
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { GameSession } from '@tapgram/shared';
 import type { Logger } from '../core/logger';
 import type { Redis } from '../core/redis';
@@ -29,6 +30,7 @@ export class RedisRebuilder {
     return this.rebuilding;
   }
 
+  /** Caches a session as Postgres holds it: its last batch number is durable. */
   async cacheSession(session: GameSession, lastSeq = 0): Promise<void> {
     const key = this.k.session(session.id);
     await this.redis
@@ -37,6 +39,7 @@ export class RedisRebuilder {
       .hsetnx(key, 'points', session.sessionPoints)
       .hsetnx(key, 'taps', session.sessionTaps)
       .hsetnx(key, 'seq', lastSeq)
+      .hsetnx(key, 'durable', lastSeq)
       .expire(key, SESSION_IDLE_TTL_S)
       .exec();
   }
@@ -61,6 +64,12 @@ export class RedisRebuilder {
     return true;
   }
 
+  /** A Redis that holds counters but no generation (kept from an earlier version) takes Postgres's. */
+  async adoptGeneration(): Promise<void> {
+    if (await this.redis.exists(this.k.generation)) return;
+    await this.redis.set(this.k.generation, await this.repo.redisGeneration(), 'NX');
+  }
+
   private async rebuildIfEmpty(): Promise<void> {
     while (!(await this.redis.exists(this.k.ready))) {
       const locked = await this.redis.set(this.k.rebuildLock, '1', 'PX', REBUILD_LOCK_MS, 'NX');
@@ -70,6 +79,10 @@ export class RedisRebuilder {
         continue;
       }
       const started = Date.now();
+      // From here on, flushes of figures the emptied Redis held are not written to Postgres: what
+      // the rebuild reads stays what the counters start from.
+      const generation = randomUUID();
+      await this.repo.startRedisGeneration(generation);
       let players = 0;
       for await (const page of this.repo.allUsers()) {
         const write = this.redis.pipeline();
@@ -91,6 +104,7 @@ export class RedisRebuilder {
         write.hset(this.k.countryTaps, c.country, c.totalTaps);
       }
       write.incr(this.k.version);
+      write.set(this.k.generation, generation);
       write.set(this.k.ready, '1');
       write.del(this.k.rebuildLock);
       await write.exec();

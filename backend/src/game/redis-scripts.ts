@@ -9,8 +9,11 @@ import type { TapOutcome } from './store';
  * Counts the tap batches of many players in one step.
  * KEYS: 1 users zset, 2 countries zset, 3 country taps hash, 4 dirty users, 5 dirty sessions,
  *       6 dirty countries, 7 version, 8 ready; then for each batch its user hash and session hash.
- * ARGV: 1 taps a second, 2 burst; then for each batch userId, sessionId, count, seq (0: none).
- * The rate bucket of a player lives in their hash (tokens, at). Answers one reply per batch.
+ * ARGV: 1 taps a second, 2 burst; then for each batch userId, sessionId, count, seq (0: none),
+ *       after (the highest number its client holds an answer for; 0: none).
+ * The rate bucket of a player lives in their hash (tokens, at); a session's hash keeps the last
+ * counted batch number (seq) and the last one the flusher wrote to Postgres (durable).
+ * Answers one reply per batch.
  */
 export const TAP_BATCH_SCRIPT = `
 if redis.call('EXISTS', KEYS[8]) == 0 then return {{'not-ready'}} end
@@ -21,16 +24,20 @@ local burst = tonumber(ARGV[2])
 local replies, dirtyUsers, dirtySessions, countryTaps = {}, {}, {}, {}
 for i = 1, (#KEYS - 8) / 2 do
   local userKey, sessionKey = KEYS[7 + 2 * i], KEYS[8 + 2 * i]
-  local userId, sessionId = ARGV[4 * i - 1], ARGV[4 * i]
-  local count, seq = tonumber(ARGV[4 * i + 1]), tonumber(ARGV[4 * i + 2])
-  local s = redis.call('HMGET', sessionKey, 'userId', 'seq', 'points', 'taps')
+  local userId, sessionId = ARGV[5 * i - 2], ARGV[5 * i - 1]
+  local count, seq, after = tonumber(ARGV[5 * i]), tonumber(ARGV[5 * i + 1]), tonumber(ARGV[5 * i + 2])
+  local s = redis.call('HMGET', sessionKey, 'userId', 'seq', 'points', 'taps', 'durable')
   local u = s[1] == userId and redis.call('HMGET', userKey, 'username', 'country', 'points', 'taps', 'tokens', 'at')
+  local last, durable = tonumber(s[2]) or 0, tonumber(s[5]) or 0
   if not s[1] then replies[i] = {'no-session'}
   elseif not u then replies[i] = {'not-owner'}
   elseif not u[2] then replies[i] = {'no-user'}
-  elseif seq > 0 and seq <= (tonumber(s[2]) or 0) then
+  elseif seq > 0 and after > last then
+    -- The client holds answers to batches this Redis no longer counts (it lost its data).
+    replies[i] = {'lost', last, durable}
+  elseif seq > 0 and seq <= last then
     -- A re-sent batch: counted already, answered with the current totals.
-    replies[i] = {'ok', count, u[1], u[2], tonumber(u[3]), tonumber(u[4]), tonumber(s[3]), tonumber(s[4])}
+    replies[i] = {'ok', count, u[1], u[2], tonumber(u[3]), tonumber(u[4]), tonumber(s[3]), tonumber(s[4]), last, durable}
   else
     local at = tonumber(u[6]) or now
     local tokens = math.min(burst, (tonumber(u[5]) or burst) + math.max(0, now - at) * rate / 1000)
@@ -43,6 +50,7 @@ for i = 1, (#KEYS - 8) / 2 do
       redis.call('HSET', userKey, 'points', points, 'taps', taps, 'tokens', tostring(tokens - count), 'at', tostring(now))
       if seq > 0 then
         redis.call('HSET', sessionKey, 'points', sessionPoints, 'taps', sessionTaps, 'seq', seq)
+        last = seq
       else
         redis.call('HSET', sessionKey, 'points', sessionPoints, 'taps', sessionTaps)
       end
@@ -50,7 +58,7 @@ for i = 1, (#KEYS - 8) / 2 do
       countryTaps[u[2]] = (countryTaps[u[2]] or 0) + count
       dirtyUsers[#dirtyUsers + 1] = userId
       dirtySessions[#dirtySessions + 1] = sessionId
-      replies[i] = {'ok', count, u[1], u[2], points, taps, sessionPoints, sessionTaps}
+      replies[i] = {'ok', count, u[1], u[2], points, taps, sessionPoints, sessionTaps, last, durable}
     end
   end
 end
@@ -81,14 +89,17 @@ end
 return out
 `;
 
-export type TapReply = [string, number?, string?, string?, number?, number?, number?, number?];
+export type TapReply = (string | number)[];
 
 /** The outcome of an 'ok' reply of TAP_BATCH_SCRIPT. */
 export function tapAccepted(reply: TapReply, userId: string, sessionId: string): TapOutcome {
-  const [, accepted, username, country, points, taps, sessionPoints, sessionTaps] = reply;
+  const [, accepted, username, country, points, taps, sessionPoints, sessionTaps, seq, durable] =
+    reply;
   return {
     kind: 'ok',
     accepted: Number(accepted),
+    seq: Number(seq),
+    durableSeq: Number(durable),
     user: {
       id: userId,
       username: String(username),
@@ -103,4 +114,9 @@ export function tapAccepted(reply: TapReply, userId: string, sessionId: string):
       sessionTaps: Number(sessionTaps),
     },
   };
+}
+
+/** The outcome of a 'lost' reply of TAP_BATCH_SCRIPT. */
+export function tapLost(reply: TapReply): TapOutcome {
+  return { kind: 'lost', seq: Number(reply[1]), durableSeq: Number(reply[2]) };
 }

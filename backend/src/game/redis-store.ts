@@ -1,15 +1,21 @@
 import type { Result } from 'ioredis';
 import type { GameSession, GameUser } from '@tapgram/shared';
+import { ServiceUnavailableError } from '../core/errors';
 import type { Logger } from '../core/logger';
-import type { Redis } from '../core/redis';
+import { isRedisUnreachable, type Redis } from '../core/redis';
 import { RedisFlusher } from './redis-flusher';
 import { gameKeys, type GameKeys } from './redis-keys';
 import { RedisPushClaims } from './redis-push';
 import { RedisRebuilder } from './redis-rebuild';
-import { tapAccepted, TOP_USERS_SCRIPT } from './redis-scripts';
+import { tapAccepted, tapLost, TOP_USERS_SCRIPT } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepository } from './repository';
-import type { GameStore, RateLimit, TapOutcome } from './store';
+import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
+
+export const GAME_UNAVAILABLE = 'The game is briefly unavailable, try again in a moment';
+// Between attempts to reach Redis again: refused before any work (a player is not created in
+// Postgres only to fail on Redis).
+const CONNECTION_LOST = new Set(['reconnecting', 'close', 'end']);
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -20,7 +26,8 @@ declare module 'ioredis' {
 /**
  * The hot path on Redis: per-player hashes, sorted sets for both leaderboards, atomic tap scripts.
  * Postgres stays the durable copy: a flusher writes what changed about once a second, and a Redis
- * that lost its data is rebuilt from Postgres before it serves taps or reads.
+ * that lost its data is rebuilt from Postgres before it serves taps or reads. While Redis cannot
+ * be reached, every call fails at once with a 503 and the flusher waits for it to return.
  */
 export class RedisGameStore implements GameStore {
   private readonly k: GameKeys;
@@ -49,25 +56,38 @@ export class RedisGameStore implements GameStore {
   async start(intervalMs: number): Promise<void> {
     await this.flusher.recover();
     await this.rebuilder.ensureReady();
+    await this.rebuilder.adoptGeneration();
+    let unreachable = false;
     this.timer = setInterval(() => {
+      // What is dirty stays in Redis until it returns; one line says so, not one a tick.
+      if (this.redis.status !== 'ready') {
+        if (!unreachable) this.logger.warn('Redis unreachable: game flushes wait for it');
+        unreachable = true;
+        return;
+      }
+      unreachable = false;
       this.flush()
         .then(() => this.rebuilder.ensureReady())
-        .catch((err: unknown) => this.logger.error({ err }, 'game flush failed'));
+        .catch((err: unknown) => {
+          if (!isRedisUnreachable(this.redis, err)) this.logger.error({ err }, 'game flush failed');
+        });
     }, intervalMs);
   }
 
-  async createUser(username: string, country: string): Promise<GameUser> {
-    const user = await this.repo.insertUser(username, country);
-    const replies = await this.redis
-      .multi()
-      .exists(this.k.ready)
-      .hset(this.k.user(user.id), { username, country, points: 0, taps: 0 })
-      .zadd(this.k.users, 'NX', 0, user.id)
-      .incr(this.k.version)
-      .exec();
-    // The version bump triggers a push: it must show the rebuilt boards, not an emptied Redis.
-    if (!replies?.[0]?.[1]) await this.rebuilder.ensureReady();
-    return user;
+  createUser(username: string, country: string): Promise<GameUser> {
+    return this.available(async () => {
+      const user = await this.repo.insertUser(username, country);
+      const replies = await this.redis
+        .multi()
+        .exists(this.k.ready)
+        .hset(this.k.user(user.id), { username, country, points: 0, taps: 0 })
+        .zadd(this.k.users, 'NX', 0, user.id)
+        .incr(this.k.version)
+        .exec();
+      // The version bump triggers a push: it must show the rebuilt boards, not an emptied Redis.
+      if (!replies?.[0]?.[1]) await this.rebuilder.ensureReady();
+      return user;
+    });
   }
 
   getUser(id: string): Promise<GameUser | null> {
@@ -95,17 +115,50 @@ export class RedisGameStore implements GameStore {
     });
   }
 
-  async createSession(userId: string): Promise<GameSession> {
-    const session = await this.repo.insertSession(userId);
-    await this.rebuilder.cacheSession(session);
-    return session;
+  createSession(userId: string): Promise<GameSession> {
+    return this.available(async () => {
+      const session = await this.repo.insertSession(userId);
+      await this.rebuilder.cacheSession(session);
+      return session;
+    });
   }
 
-  async tap(userId: string, sessionId: string, count: number, seq = 0): Promise<TapOutcome> {
+  tap(userId: string, sessionId: string, count: number, seq = 0, after = 0): Promise<TapOutcome> {
+    return this.available(() => this.tapOnce(userId, sessionId, count, seq, after));
+  }
+
+  sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome> {
+    return this.available(async () => {
+      const [owner, seq, durable] = await this.redis.hmget(
+        this.k.session(sessionId),
+        'userId',
+        'seq',
+        'durable',
+      );
+      if (owner === null) {
+        // Not in Redis (idle, or Redis lost it): Postgres's numbers are those a tap would meet.
+        const state = await this.repo.findSessionState(sessionId);
+        if (!state) return { kind: 'no-session' };
+        if (state.session.userId !== userId) return { kind: 'not-owner' };
+        return { kind: 'ok', seq: state.lastSeq, durableSeq: state.lastSeq };
+      }
+      if (owner !== userId) return { kind: 'not-owner' };
+      return { kind: 'ok', seq: Number(seq ?? 0), durableSeq: Number(durable ?? 0) };
+    });
+  }
+
+  private async tapOnce(
+    userId: string,
+    sessionId: string,
+    count: number,
+    seq: number,
+    after: number,
+  ): Promise<TapOutcome> {
     for (let attempt = 0; ; attempt += 1) {
-      const reply = await this.taps.tap(userId, sessionId, count, seq);
+      const reply = await this.taps.tap(userId, sessionId, count, seq, after);
       const [status] = reply;
       if (status === 'ok') return tapAccepted(reply, userId, sessionId);
+      if (status === 'lost') return tapLost(reply);
       if (status === 'rate-limited' || status === 'not-owner') return { kind: status };
       // Something Redis does not hold (yet): rebuild it, or load the player and session from
       // Postgres, then try again (an emptied Redis needs both).
@@ -141,7 +194,9 @@ export class RedisGameStore implements GameStore {
     return this.whenReady(() => this.redis.zcount(this.k.users, points, '+inf'));
   }
 
-  claimPush() {
+  /** Nothing is pushed while Redis cannot be reached: the boards cannot be read either. */
+  async claimPush() {
+    if (this.redis.status !== 'ready') return false;
     return this.pushes.claim();
   }
 
@@ -163,10 +218,30 @@ export class RedisGameStore implements GameStore {
    * Answers `query` from a Redis that holds the counters: one that lost its data is rebuilt from
    * Postgres first. The readiness check travels in the same round trip as the query.
    */
-  private async whenReady<T>(query: () => Promise<T>): Promise<T> {
-    const [ready, value] = await Promise.all([this.redis.exists(this.k.ready), query()]);
-    if (ready) return value;
-    await this.rebuilder.ensureReady();
-    return query();
+  private whenReady<T>(query: () => Promise<T>): Promise<T> {
+    return this.available(async () => {
+      const [ready, value] = await Promise.all([this.redis.exists(this.k.ready), query()]);
+      if (ready) return value;
+      await this.rebuilder.ensureReady();
+      return query();
+    });
+  }
+
+  /**
+   * The one place where an unreachable Redis becomes the game's 503: refused at once while the
+   * connection is down, and for a call that was under way when it dropped or hung.
+   */
+  private async available<T>(call: () => Promise<T>): Promise<T> {
+    if (CONNECTION_LOST.has(this.redis.status)) {
+      throw new ServiceUnavailableError(GAME_UNAVAILABLE, 1);
+    }
+    try {
+      return await call();
+    } catch (error) {
+      if (isRedisUnreachable(this.redis, error)) {
+        throw new ServiceUnavailableError(GAME_UNAVAILABLE, 1);
+      }
+      throw error;
+    }
   }
 }

@@ -18,6 +18,7 @@ interface Waiting {
   sessionId: string;
   count: number;
   seq: number;
+  after: number;
   resolve: (reply: TapReply) => void;
   reject: (error: unknown) => void;
 }
@@ -38,10 +39,19 @@ export class RedisTapQueue {
     redis.defineCommand('gameTapBatch', { lua: TAP_BATCH_SCRIPT });
   }
 
-  /** The script's reply for this batch: ok, rate-limited, not-owner, no-session, no-user, not-ready. */
-  tap(userId: string, sessionId: string, count: number, seq: number): Promise<TapReply> {
+  /**
+   * The script's reply for this batch: ok, lost, rate-limited, not-owner, no-session, no-user or
+   * not-ready. Batches are counted in the order of their calls.
+   */
+  tap(
+    userId: string,
+    sessionId: string,
+    count: number,
+    seq: number,
+    after: number,
+  ): Promise<TapReply> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ userId, sessionId, count, seq, resolve, reject });
+      this.waiting.push({ userId, sessionId, count, seq, after, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.drain);
@@ -72,7 +82,7 @@ export class RedisTapQueue {
     const args: (string | number)[] = [this.rateLimit.perSecond, this.rateLimit.burst];
     for (const batch of batches) {
       keys.push(this.k.user(batch.userId), this.k.session(batch.sessionId));
-      args.push(batch.userId, batch.sessionId, batch.count, batch.seq);
+      args.push(batch.userId, batch.sessionId, batch.count, batch.seq, batch.after);
     }
     this.redis.gameTapBatch(keys.length, ...keys, ...args).then(
       (replies) => {

@@ -62,20 +62,25 @@ export class GameRepository {
   /**
    * Adds a batch of taps to the session, its player and the player's country in one statement.
    * A batch numbered `seq` (0: none) counts only above the session's last one; null otherwise.
+   * Answers the session's last batch number with the new totals.
    */
   async addTaps(
     userId: string,
     sessionId: string,
     count: number,
     seq: number,
-  ): Promise<{ user: GameUser; session: GameSession } | null> {
-    const { rows } = await this.db.query<{ user: GameUser; session: GameSession }>(
+  ): Promise<{ user: GameUser; session: GameSession; lastSeq: number } | null> {
+    const { rows } = await this.db.query<{
+      user: GameUser;
+      session: GameSession;
+      lastSeq: number;
+    }>(
       `WITH s AS (
          UPDATE game_sessions
             SET session_points = session_points + $3, session_taps = session_taps + $3,
                 last_seq = GREATEST(last_seq, $4), updated_at = now()
           WHERE id = $2 AND user_id = $1 AND ($4::bigint = 0 OR last_seq < $4::bigint)
-          RETURNING ${SESSION_COLUMNS}
+          RETURNING ${SESSION_COLUMNS}, last_seq
        ), u AS (
          UPDATE game_users
             SET total_points = total_points + $3, total_taps = total_taps + $3, updated_at = now()
@@ -89,7 +94,10 @@ export class GameRepository {
                 total_taps = gc.total_taps + EXCLUDED.total_taps,
                 updated_at = now()
        )
-       SELECT row_to_json(u) AS user, row_to_json(s) AS session FROM u, s`,
+       SELECT row_to_json(u) AS user, s.last_seq AS "lastSeq",
+              json_build_object('id', s.id, 'userId', s."userId",
+                'sessionPoints', s."sessionPoints", 'sessionTaps', s."sessionTaps") AS session
+         FROM u, s`,
       [userId, sessionId, count, seq],
     );
     return rows[0] ?? null;
@@ -129,49 +137,66 @@ export class GameRepository {
   }
 
   /**
-   * Writes absolute totals kept elsewhere (Redis). Totals only grow, so a row is written only when
-   * the new total is larger: a retried flush is harmless, and a slow flusher's older figures never
-   * overwrite a newer flusher's.
+   * Writes absolute totals kept elsewhere (Redis), all in one statement: Postgres never holds part
+   * of a flush. Totals only grow, so a row is written only when the new total is larger: a retried
+   * flush is harmless, and a slow flusher's older figures never overwrite a newer flusher's.
+   * Figures of another Redis generation than Postgres follows (read from a Redis since emptied and
+   * rebuilt) are not written: false.
    */
-  async writeTotals(totals: FlushedTotals): Promise<void> {
+  async writeTotals(totals: FlushedTotals, generation: string): Promise<boolean> {
     const { users, sessions, countries } = totals;
-    if (users.length > 0) {
-      await this.db.query(
-        `UPDATE game_users AS g SET total_points = v.points, total_taps = v.taps, updated_at = now()
+    const { rows } = await this.db.query<{ written: boolean }>(
+      `WITH gen AS (
+         SELECT 1 FROM game_redis_generation WHERE generation = $11::uuid FOR SHARE
+       ), users AS (
+         UPDATE game_users AS g SET total_points = v.points, total_taps = v.taps, updated_at = now()
            FROM unnest($1::uuid[], $2::bigint[], $3::bigint[]) AS v(id, points, taps)
-          WHERE g.id = v.id AND g.total_taps < v.taps`,
-        [users.map((u) => u.id), users.map((u) => u.points), users.map((u) => u.taps)],
-      );
-    }
-    if (sessions.length > 0) {
-      await this.db.query(
-        `UPDATE game_sessions AS g
+          WHERE g.id = v.id AND g.total_taps < v.taps AND EXISTS (SELECT 1 FROM gen)
+       ), sessions AS (
+         UPDATE game_sessions AS g
             SET session_points = v.points, session_taps = v.taps,
                 last_seq = GREATEST(g.last_seq, v.seq), updated_at = now()
-           FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[]) AS v(id, points, taps, seq)
-          WHERE g.id = v.id AND g.session_taps < v.taps`,
-        [
-          sessions.map((s) => s.id),
-          sessions.map((s) => s.points),
-          sessions.map((s) => s.taps),
-          sessions.map((s) => s.seq),
-        ],
-      );
-    }
-    if (countries.length > 0) {
-      await this.db.query(
-        `INSERT INTO game_countries (country, total_points, total_taps)
-         SELECT * FROM unnest($1::char(2)[], $2::bigint[], $3::bigint[])
+           FROM unnest($4::uuid[], $5::bigint[], $6::bigint[], $7::bigint[]) AS v(id, points, taps, seq)
+          WHERE g.id = v.id AND g.session_taps < v.taps AND EXISTS (SELECT 1 FROM gen)
+       ), countries AS (
+         INSERT INTO game_countries (country, total_points, total_taps)
+         SELECT * FROM unnest($8::char(2)[], $9::bigint[], $10::bigint[])
+          WHERE EXISTS (SELECT 1 FROM gen)
          ON CONFLICT (country) DO UPDATE
             SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps, updated_at = now()
-          WHERE game_countries.total_taps < EXCLUDED.total_taps`,
-        [
-          countries.map((c) => c.country),
-          countries.map((c) => c.points),
-          countries.map((c) => c.taps),
-        ],
-      );
-    }
+          WHERE game_countries.total_taps < EXCLUDED.total_taps
+       )
+       SELECT EXISTS (SELECT 1 FROM gen) AS written`,
+      [
+        users.map((u) => u.id),
+        users.map((u) => u.points),
+        users.map((u) => u.taps),
+        sessions.map((s) => s.id),
+        sessions.map((s) => s.points),
+        sessions.map((s) => s.taps),
+        sessions.map((s) => s.seq),
+        countries.map((c) => c.country),
+        countries.map((c) => c.points),
+        countries.map((c) => c.taps),
+        generation,
+      ],
+    );
+    return rows[0].written;
+  }
+
+  async redisGeneration(): Promise<string> {
+    const { rows } = await this.db.query<{ generation: string }>(
+      'SELECT generation FROM game_redis_generation',
+    );
+    return rows[0].generation;
+  }
+
+  /**
+   * Starts a new Redis generation, before an emptied Redis is rebuilt from Postgres. It waits for
+   * the flushes of the old generation under way, and any later one is not written.
+   */
+  async startRedisGeneration(generation: string): Promise<void> {
+    await this.db.query('UPDATE game_redis_generation SET generation = $1', [generation]);
   }
 
   /** Streams every player in pages, for rebuilding an empty Redis. */

@@ -1,21 +1,32 @@
 import {
   MILESTONE_POINTS,
+  type BatchNumbers,
   type GameSession,
   type GameUser,
   type LeaderboardCountry,
   type LeaderboardUser,
   type MilestoneResponse,
 } from '@tapgram/shared';
-import { ForbiddenError, NotFoundError, TooManyRequestsError } from '../core/errors';
+import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError } from '../core/errors';
 import type { GameStore } from './store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FOREIGN_KEY_VIOLATION = '23503';
 
-export interface TapAccepted {
+export interface TapAccepted extends BatchNumbers {
   accepted: number;
   user: GameUser;
   session: GameSession;
+}
+
+/**
+ * The client holds answers to batches the store no longer counts (Redis lost them): nothing was
+ * counted, and the client sends the batches above `seq` again.
+ */
+export class BatchesLostError extends ConflictError {
+  constructor(readonly numbers: BatchNumbers) {
+    super('Some acknowledged taps were lost by the server: send them again');
+  }
 }
 
 export interface LeaderboardSnapshot {
@@ -26,6 +37,9 @@ export interface LeaderboardSnapshot {
 
 /** The game's rules: who may act for a player, and what a tap does. */
 export class GameService {
+  /** The last tap under way of each session: the next one waits for it. */
+  private readonly sessionTurns = new Map<string, Promise<unknown>>();
+
   constructor(private readonly store: GameStore) {}
 
   createUser(username: string, country: string): Promise<GameUser> {
@@ -66,12 +80,19 @@ export class GameService {
     sessionId: string,
     count: number,
     seq?: number,
+    after?: number,
   ): Promise<TapAccepted> {
     assertPlayer(player, userId);
-    const outcome = await this.store.tap(userId, sessionId, count, seq);
+    const outcome = await this.inSessionOrder(sessionId, () =>
+      this.store.tap(userId, sessionId, count, seq, after),
+    );
     switch (outcome.kind) {
-      case 'ok':
-        return { accepted: outcome.accepted, user: outcome.user, session: outcome.session };
+      case 'ok': {
+        const { accepted, user, session, seq: last, durableSeq } = outcome;
+        return { accepted, user, session, seq: last, durableSeq };
+      }
+      case 'lost':
+        throw new BatchesLostError({ seq: outcome.seq, durableSeq: outcome.durableSeq });
       case 'no-session':
         throw new NotFoundError('Session not found');
       case 'not-owner':
@@ -81,8 +102,38 @@ export class GameService {
     }
   }
 
+  /** Where the player's session stands, for a client holding batches not yet durable. */
+  async sessionNumbers(player: string | null, sessionId: string): Promise<BatchNumbers> {
+    assertPlayer(player, player ?? '');
+    const outcome = await this.store.sessionNumbers(player ?? '', sessionId);
+    if (outcome.kind === 'no-session') throw new NotFoundError('Session not found');
+    if (outcome.kind === 'not-owner') {
+      throw new ForbiddenError('This session belongs to another player');
+    }
+    return { seq: outcome.seq, durableSeq: outcome.durableSeq };
+  }
+
   topUsers(limit: number) {
     return this.store.topUsers(limit);
+  }
+
+  /**
+   * Runs a session's taps one after another, in the order they arrived. A batch counts only above
+   * the session's last number, so one that overtook an earlier batch (while the store reloads the
+   * session, say) would make the earlier one look like a re-send, and its taps would be lost.
+   */
+  private inSessionOrder<T>(sessionId: string, step: () => Promise<T>): Promise<T> {
+    const before = this.sessionTurns.get(sessionId);
+    const result = before ? before.then(step, step) : step();
+    const turn = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.sessionTurns.set(sessionId, turn);
+    void turn.then(() => {
+      if (this.sessionTurns.get(sessionId) === turn) this.sessionTurns.delete(sessionId);
+    });
+    return result;
   }
 
   topCountries() {

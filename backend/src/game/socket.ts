@@ -3,19 +3,36 @@ import {
   gameEvents,
   LEADERBOARD_DEFAULT_LIMIT,
   tapBatchSchema,
+  tapSyncSchema,
+  type BatchNumbers,
   type BoardsPush,
   type TapBatchAck,
+  type TapSyncAck,
 } from '@tapgram/shared';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import { HttpError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { playerFromCookieHeader } from './player-cookie';
-import type { GameService, LeaderboardSnapshot } from './service';
+import { BatchesLostError, type GameService, type LeaderboardSnapshot } from './service';
 import type { GameStore } from './store';
 
 // Claims are at most one a second (the store's lock): a short tick keeps a change's push within
 // about a second of it.
 const PUSH_CHECK_MS = 100;
+
+/** The answer to a socket call that failed: the error's own status, or a logged 500. */
+function failure(
+  error: unknown,
+  logger: Logger,
+  event: string,
+): { ok: false; status: number; error: string } & Partial<BatchNumbers> {
+  if (error instanceof BatchesLostError) {
+    return { ok: false, status: error.status, error: error.message, ...error.numbers };
+  }
+  if (error instanceof HttpError) return { ok: false, status: error.status, error: error.message };
+  logger.error({ err: error }, event);
+  return { ok: false, status: 500, error: 'Internal server error' };
+}
 
 function emitSnapshot(target: Pick<Socket, 'emit'>, snapshot: LeaderboardSnapshot) {
   const push: BoardsPush = snapshot;
@@ -37,7 +54,10 @@ export function attachGameChannel(
 
     service.snapshot(LEADERBOARD_DEFAULT_LIMIT).then(
       (snapshot) => emitSnapshot(socket, snapshot),
-      (err: unknown) => logger.error({ err }, 'snapshot on connect failed'),
+      (err: unknown) => {
+        // While the game is unavailable the page shows it; the boards come with the next push.
+        if (!(err instanceof HttpError)) logger.error({ err }, 'snapshot on connect failed');
+      },
     );
 
     socket.on(gameEvents.tap, async (payload: unknown, ack?: (reply: TapBatchAck) => void) => {
@@ -48,16 +68,25 @@ export function attachGameChannel(
         return;
       }
       try {
-        const { sessionId, count, seq } = batch.data;
-        const result = await service.tap(player, player ?? '', sessionId, count, seq);
+        const { sessionId, count, seq, after } = batch.data;
+        const result = await service.tap(player, player ?? '', sessionId, count, seq, after);
         ack({ ok: true, ...result });
       } catch (error) {
-        if (error instanceof HttpError) {
-          ack({ ok: false, status: error.status, error: error.message });
-        } else {
-          logger.error({ err: error }, 'socket tap failed');
-          ack({ ok: false, status: 500, error: 'Internal server error' });
-        }
+        ack(failure(error, logger, 'socket tap failed'));
+      }
+    });
+
+    socket.on(gameEvents.sync, async (payload: unknown, ack?: (reply: TapSyncAck) => void) => {
+      if (typeof ack !== 'function') return;
+      const sync = tapSyncSchema.safeParse(payload);
+      if (!sync.success) {
+        ack({ ok: false, status: 400, error: firstIssueMessage(sync.error) });
+        return;
+      }
+      try {
+        ack({ ok: true, ...(await service.sessionNumbers(player, sync.data.sessionId)) });
+      } catch (error) {
+        ack(failure(error, logger, 'socket sync failed'));
       }
     });
   });

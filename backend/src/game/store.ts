@@ -1,10 +1,20 @@
-import type { GameSession, GameUser, LeaderboardCountry, LeaderboardUser } from '@tapgram/shared';
+import type {
+  BatchNumbers,
+  GameSession,
+  GameUser,
+  LeaderboardCountry,
+  LeaderboardUser,
+} from '@tapgram/shared';
 
 export type TapOutcome =
-  | { kind: 'ok'; accepted: number; user: GameUser; session: GameSession }
+  | ({ kind: 'ok'; accepted: number; user: GameUser; session: GameSession } & BatchNumbers)
+  | ({ kind: 'lost' } & BatchNumbers)
   | { kind: 'rate-limited' }
   | { kind: 'no-session' }
   | { kind: 'not-owner' };
+
+export type SessionOutcome =
+  ({ kind: 'ok' } & BatchNumbers) | { kind: 'no-session' } | { kind: 'not-owner' };
 
 /**
  * Where taps, totals and leaderboards live. Chosen once at start-up: straight on Postgres, or on
@@ -20,9 +30,18 @@ export interface GameStore {
    * Counts a batch of `count` taps on the player, the session and the country in one atomic step:
    * whole, or not at all when the player's rate does not allow all of it. A batch numbered `seq`
    * not above the last one counted for the session is a re-send: it answers the current totals
-   * without counting again.
+   * without counting again. A batch whose client holds an answer for a number `after` above the
+   * session's last one reveals batches the store lost: 'lost', counting nothing.
    */
-  tap(userId: string, sessionId: string, count: number, seq?: number): Promise<TapOutcome>;
+  tap(
+    userId: string,
+    sessionId: string,
+    count: number,
+    seq?: number,
+    after?: number,
+  ): Promise<TapOutcome>;
+  /** Where the player's session stands: its last counted and last durable batch numbers. */
+  sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome>;
   topUsers(limit: number): Promise<LeaderboardUser[]>;
   topCountries(): Promise<LeaderboardCountry[]>;
   usersOver(points: number): Promise<number>;

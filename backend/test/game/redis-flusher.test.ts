@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/core/db';
 import { createLogger } from '../../src/core/logger';
@@ -6,7 +7,7 @@ import { RedisGameStore } from '../../src/game/redis-store';
 import { GameRepository, type FlushedTotals } from '../../src/game/repository';
 import { redisAvailable } from '../helpers/availability';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { TEST_REDIS_URL } from '../helpers/services';
+import { dropRedisPrefix, TEST_REDIS_URL } from '../helpers/services';
 import { makePlayer, tap, type Player } from './builders';
 
 /** Real Postgres writes that wait until resumed: a flusher stalled (or killed) mid-flush. */
@@ -25,10 +26,10 @@ class StalledRepository extends GameRepository {
     });
   }
 
-  override async writeTotals(totals: FlushedTotals): Promise<void> {
+  override async writeTotals(totals: FlushedTotals, generation: string): Promise<boolean> {
     this.started();
     await this.resumed;
-    await super.writeTotals(totals);
+    return super.writeTotals(totals, generation);
   }
 
   release(): void {
@@ -103,6 +104,26 @@ describe.runIf(await redisAvailable())('Redis flushers writing to Postgres', () 
     stalled.release();
     await dead;
     expect(await postgresTotals(player)).toEqual({ user: 4, session: 4, country: 4 });
+  });
+
+  it('does not write the figures of a Redis that was emptied and rebuilt since it read them', async () => {
+    const player = await makePlayer(server.url, 'NL');
+    await taps(player, 2);
+    await processStore(new GameRepository(server.db.pool)).flush();
+    await taps(player, 3);
+    const stalled = new StalledRepository(server.db.pool);
+    const late = processStore(stalled).flush();
+    await stalled.writing;
+
+    // Redis loses its data; the next read rebuilds it from what Postgres holds: 2 taps.
+    await dropRedisPrefix(server.redisPrefix);
+    const rebuilt = await request(server.url).get(`/api/users/${player.user.id}`);
+    expect(rebuilt.body.totalTaps).toBe(2);
+
+    stalled.release();
+    await late;
+    // Postgres still agrees with the rebuilt counters, and the lost batches are not durable.
+    expect(await postgresTotals(player)).toEqual({ user: 2, session: 2, country: 2 });
   });
 
   it('keeps a session that is being played in Redis for another idle period', async () => {

@@ -39,6 +39,8 @@ describe.each(storageModes)('tap batch numbers across a restart (%s mode)', (mod
       accepted: 2,
       user: { ...player.user, totalPoints: 6, totalTaps: 6 },
       session: { ...player.session, sessionPoints: 6, sessionTaps: 6 },
+      seq: 3,
+      durableSeq: 3,
     });
     expect(await sendTaps(socket, player.session.id, 2, 4)).toMatchObject({
       ok: true,

@@ -1,4 +1,5 @@
 import type {
+  BatchNumbers,
   GameSession,
   GameUser,
   LeaderboardCountry,
@@ -27,9 +28,17 @@ export function makeGameSession(overrides: Partial<GameSession> = {}): GameSessi
   return { id: nextId(), userId: nextId(), sessionPoints: 0, sessionTaps: 0, ...overrides };
 }
 
+/** Numbers that say every batch of the session is durable, as a Postgres-only server's do. */
+const ALL_DURABLE: BatchNumbers = { seq: 0, durableSeq: Number.MAX_SAFE_INTEGER };
+
 /** The answer to a counted batch. */
-export function okAck(user: GameUser, session: GameSession, accepted: number): TapBatchAck {
-  return { ok: true, accepted, user, session };
+export function okAck(
+  user: GameUser,
+  session: GameSession,
+  accepted: number,
+  numbers: BatchNumbers = ALL_DURABLE,
+): TapBatchAck {
+  return { ok: true, accepted, user, session, ...numbers };
 }
 
 export function makeLeaderboardUser(overrides: Partial<LeaderboardUser> = {}): LeaderboardUser {

@@ -1,4 +1,4 @@
-import { TAP_BATCH_WINDOW_MS } from '@tapgram/shared';
+import { TAP_BATCH_WINDOW_MS, type TapBatch } from '@tapgram/shared';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -136,5 +136,40 @@ describe('refreshing after taps', () => {
     await advance(50);
     await advance(1000);
     expect(screen.getByText('tapper')).toBeInTheDocument();
+  });
+});
+
+describe('while the game is briefly unavailable', () => {
+  const UNAVAILABLE = {
+    ok: false,
+    status: 503,
+    error: 'The game is briefly unavailable, try again in a moment',
+  } as const;
+  const status = () => screen.queryByTestId('game-reconnecting');
+
+  it('shows one calm reconnecting status instead of error toasts, keeps the taps and sends them when it is back', async () => {
+    socket.emitWithAck.mockResolvedValue(UNAVAILABLE);
+    await renderGame();
+    expect(status()).not.toBeInTheDocument();
+    tap(2);
+    await advance(AFTER_WINDOW);
+    tap(3);
+    await advance(AFTER_WINDOW);
+    expect(status()).toHaveTextContent('Reconnecting');
+    expect(status()).toHaveAttribute('role', 'status');
+    expect(screen.queryByText(FAILED)).not.toBeInTheDocument();
+    expect(tile('Session')).toHaveTextContent('5');
+
+    const user = { ...api.user, totalPoints: 45, totalTaps: 45 };
+    const session = { ...api.session, sessionPoints: 5, sessionTaps: 5 };
+    socket.emitWithAck.mockImplementation(async (_event, payload) =>
+      okAck(user, session, (payload as TapBatch).count),
+    );
+    await advance(2000);
+    await advance(AFTER_WINDOW);
+    expect(status()).not.toBeInTheDocument();
+    expect(screen.queryByText(FAILED)).not.toBeInTheDocument();
+    expect(tile('Session')).toHaveTextContent('5');
+    expect(tile('Total Taps')).toHaveTextContent('45');
   });
 });

@@ -49,6 +49,7 @@ describe('TapSender', () => {
       sessionId: 's',
       count: 3,
       seq: 1,
+      after: 0,
     });
     expect(onSettled).toHaveBeenCalledWith({ user, session, accepted: 3, sent: 3 });
     expect(sender.unconfirmed).toBe(0);
@@ -138,9 +139,9 @@ describe('TapSender', () => {
     second.reject(new Error('operation has timed out'));
     await vi.advanceTimersByTimeAsync(0);
     expect(sentBatches(socket)).toEqual([
-      { sessionId: 's', count: 1, seq: 1 },
-      { sessionId: 's', count: 1, seq: 1 },
-      { sessionId: 's', count: 1, seq: 1 },
+      { sessionId: 's', count: 1, seq: 1, after: 0 },
+      { sessionId: 's', count: 1, seq: 1, after: 0 },
+      { sessionId: 's', count: 1, seq: 1, after: 0 },
     ]);
     expect(sender.unconfirmed).toBe(1);
   });
@@ -170,7 +171,7 @@ describe('TapSender', () => {
     const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     document.dispatchEvent(new Event('visibilitychange'));
     visibility.mockRestore();
-    expect(sentBatches(socket)).toEqual([{ sessionId: 's', count: 2, seq: 1 }]);
+    expect(sentBatches(socket)).toEqual([{ sessionId: 's', count: 2, seq: 1, after: 0 }]);
     expect(sender.unconfirmed).toBe(2);
   });
 
@@ -180,7 +181,7 @@ describe('TapSender', () => {
     const { sender } = makeSender(socket);
     tapTimes(sender, 3);
     window.dispatchEvent(new Event('pagehide'));
-    expect(sentBatches(socket)).toEqual([{ sessionId: 's', count: 3, seq: 1 }]);
+    expect(sentBatches(socket)).toEqual([{ sessionId: 's', count: 3, seq: 1, after: 0 }]);
   });
 
   it('stops listening to the page once disposed', () => {
@@ -190,5 +191,183 @@ describe('TapSender', () => {
     sender.dispose();
     window.dispatchEvent(new Event('pagehide'));
     expect(socket.emitWithAck).not.toHaveBeenCalled();
+  });
+});
+
+describe('TapSender and durability', () => {
+  const answer = (numbers: { seq: number; durableSeq: number }) => okAck(user, session, 1, numbers);
+  const tapBatches = (socket: ReturnType<typeof fakeSocket>) =>
+    socket.emitWithAck.mock.calls
+      .filter(([event]) => event === gameEvents.tap)
+      .map((call) => call[1] as TapBatch);
+
+  async function sendBatch(sender: TapSender) {
+    sender.tap('u', 's');
+    await vi.advanceTimersByTimeAsync(150);
+  }
+
+  it('sends answered batches that are not yet durable again after a reconnect, durable ones not', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck
+      .mockResolvedValueOnce(answer({ seq: 1, durableSeq: 1 }))
+      .mockResolvedValueOnce(answer({ seq: 2, durableSeq: 1 }));
+    const { sender, onSettled } = makeSender(socket);
+    await sendBatch(sender);
+    await sendBatch(sender);
+    expect(sender.notDurable).toBe(1);
+    expect(sender.unconfirmed).toBe(0);
+
+    socket.emitWithAck.mockResolvedValue(answer({ seq: 2, durableSeq: 2 }));
+    socket.reconnect();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(tapBatches(socket).slice(2)).toEqual([{ sessionId: 's', count: 1, seq: 2, after: 1 }]);
+    expect(sender.notDurable).toBe(0);
+    expect(sender.unconfirmed).toBe(0);
+    // The re-sent batch was counted before: it is not reported as new taps.
+    expect(onSettled).toHaveBeenLastCalledWith(expect.objectContaining({ sent: 0 }));
+  });
+
+  it('sends again, in order and before newer taps, the answered batches a server lost', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck
+      .mockResolvedValueOnce(answer({ seq: 1, durableSeq: 1 }))
+      .mockResolvedValueOnce(answer({ seq: 2, durableSeq: 1 }))
+      .mockResolvedValueOnce(answer({ seq: 3, durableSeq: 1 }))
+      .mockResolvedValueOnce({
+        ok: false,
+        status: 409,
+        error: 'Some acknowledged taps were lost by the server: send them again',
+        seq: 1,
+        durableSeq: 1,
+      })
+      .mockResolvedValue(answer({ seq: 4, durableSeq: 1 }));
+    const { sender, onError } = makeSender(socket);
+    for (let i = 0; i < 4; i += 1) await sendBatch(sender);
+    // Sent again one by one, each once the one before is counted.
+    expect(tapBatches(socket)).toEqual([
+      { sessionId: 's', count: 1, seq: 1, after: 0 },
+      { sessionId: 's', count: 1, seq: 2, after: 1 },
+      { sessionId: 's', count: 1, seq: 3, after: 2 },
+      { sessionId: 's', count: 1, seq: 4, after: 3 },
+      { sessionId: 's', count: 1, seq: 2, after: 1 },
+      { sessionId: 's', count: 1, seq: 3, after: 2 },
+      { sessionId: 's', count: 1, seq: 4, after: 3 },
+    ]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(sender.notDurable).toBe(3);
+  });
+
+  it('does not give up a lost batch the server refuses for a rate: it goes again later', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck
+      .mockResolvedValueOnce(answer({ seq: 1, durableSeq: 0 }))
+      .mockResolvedValueOnce({ ok: false, status: 409, error: 'lost', seq: 0, durableSeq: 0 })
+      .mockResolvedValueOnce({ ok: false, status: 429, error: 'Tapping too fast' })
+      .mockResolvedValueOnce(answer({ seq: 2, durableSeq: 0 }))
+      .mockResolvedValueOnce(answer({ seq: 2, durableSeq: 2 }));
+    const { sender, onError } = makeSender(socket);
+    await sendBatch(sender);
+    await sendBatch(sender);
+    // Batch 2 waits: counted before 1, it would make 1 look like a re-send.
+    expect(tapBatches(socket).map((b) => b.seq)).toEqual([1, 2, 1]);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(tapBatches(socket).map((b) => b.seq)).toEqual([1, 2, 1, 1, 2]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(sender.notDurable).toBe(0);
+  });
+
+  it('asks how far its batches are once tapping stops, until they are durable', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockResolvedValueOnce(answer({ seq: 1, durableSeq: 0 }));
+    const { sender } = makeSender(socket);
+    await sendBatch(sender);
+    expect(sender.notDurable).toBe(1);
+    socket.emitWithAck.mockResolvedValueOnce({ ok: true, seq: 1, durableSeq: 1 });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(socket.emitWithAck).toHaveBeenLastCalledWith(gameEvents.sync, { sessionId: 's' });
+    expect(sender.notDurable).toBe(0);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(socket.emitWithAck).toHaveBeenCalledTimes(2);
+  });
+
+  it('sends its batches again when the server says its session stands below them', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockResolvedValueOnce(answer({ seq: 1, durableSeq: 0 }));
+    const { sender } = makeSender(socket);
+    await sendBatch(sender);
+    socket.emitWithAck
+      .mockResolvedValueOnce({ ok: true, seq: 0, durableSeq: 0 })
+      .mockResolvedValueOnce(answer({ seq: 1, durableSeq: 1 }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(tapBatches(socket)).toEqual([
+      { sessionId: 's', count: 1, seq: 1, after: 0 },
+      { sessionId: 's', count: 1, seq: 1, after: 0 },
+    ]);
+    expect(sender.notDurable).toBe(0);
+  });
+});
+
+describe('TapSender while the game is briefly unavailable', () => {
+  const unavailable = {
+    ok: false,
+    status: 503,
+    error: 'The game is briefly unavailable, try again in a moment',
+  } as const;
+
+  it('keeps the taps without an error and sends them, in order, when it serves again', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockResolvedValue(unavailable);
+    const onChange = vi.fn();
+    const onError = vi.fn();
+    const onSettled = vi.fn();
+    const sender = new TapSender({
+      socket: socket as unknown as TapSenderOptions['socket'],
+      postTap: vi.fn(),
+      onSettled,
+      onError,
+      onChange,
+      windowMs: 150,
+      retryMs: 1000,
+    });
+    tapTimes(sender, 2);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(sender.unavailable).toBe(true);
+    expect(onChange).toHaveBeenCalled();
+    tapTimes(sender, 3);
+    await vi.advanceTimersByTimeAsync(150);
+    // Nothing more is sent while it is unavailable, and nothing is reported lost.
+    expect(sentBatches(socket)).toHaveLength(1);
+    expect(sender.unconfirmed).toBe(5);
+
+    socket.emitWithAck.mockResolvedValue(okAck(user, session, 2));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sender.unavailable).toBe(false);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(sentBatches(socket)).toEqual([
+      { sessionId: 's', count: 2, seq: 1, after: 0 },
+      { sessionId: 's', count: 2, seq: 1, after: 0 },
+      { sessionId: 's', count: 3, seq: 2, after: 0 },
+    ]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(onSettled).toHaveBeenCalledTimes(2);
+    expect(sender.unconfirmed).toBe(0);
+  });
+
+  it('keeps a tap the per-tap call was refused with 503 and posts it again later', async () => {
+    const socket = fakeSocket(false);
+    const { sender, postTap, onError, onSettled } = makeSender(socket);
+    postTap.mockRejectedValueOnce(
+      new Error(`503: ${JSON.stringify({ error: unavailable.error })}`),
+    );
+    sender.tap('u', 's');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sender.unavailable).toBe(true);
+    expect(sender.unconfirmed).toBe(1);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(postTap).toHaveBeenCalledTimes(2);
+    expect(onSettled).toHaveBeenCalledTimes(1);
+    expect(onError).not.toHaveBeenCalled();
+    expect(sender.unavailable).toBe(false);
+    expect(sender.unconfirmed).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { GameHeader } from './GameHeader';
 import { LeaderboardPanel } from './LeaderboardPanel';
 import { MilestoneBanner } from './MilestoneBanner';
 import { useGameConfig, useGamePushes, useMilestone, useRank } from './queries';
+import { ReconnectingNotice } from './ReconnectingNotice';
 import { StatTiles } from './StatTiles';
 import { TapCharacter } from './TapCharacter';
 import { useGame } from './useGame';
@@ -24,6 +25,7 @@ export function GamePage() {
       <main className="mx-auto grid max-w-6xl gap-6 px-4 pt-20 pb-12 lg:grid-cols-[1fr_22rem]">
         <div className="flex flex-col gap-5">
           <MilestoneBanner milestone={milestone.data} />
+          {game.reconnecting && <ReconnectingNotice />}
           <TapCharacter onTap={game.tap} />
           <StatTiles
             sessionPoints={(session?.sessionPoints ?? 0) + game.unconfirmed}

@@ -51,6 +51,7 @@ export function useGame() {
   );
   const [player, setPlayer] = useState<Player | null>(null);
   const [unconfirmed, setUnconfirmed] = useState(0);
+  const [reconnecting, setReconnecting] = useState(false);
   const [soundOn, setSoundOn] = useState(gameStorage.sound);
 
   useEffect(() => {
@@ -108,6 +109,11 @@ export function useGame() {
         setUnconfirmed(created.unconfirmed);
         reportTapFailure(error);
       },
+      // The game is briefly unavailable, or serves again: one status, and taps are kept meanwhile.
+      onChange: () => {
+        setUnconfirmed(created.unconfirmed);
+        setReconnecting(created.unavailable);
+      },
     });
     sender.current = created;
     return () => created.dispose();
@@ -162,5 +168,5 @@ export function useGame() {
     });
   }, []);
 
-  return { status, player, unconfirmed, soundOn, toggleSound, createUser, tap };
+  return { status, player, unconfirmed, reconnecting, soundOn, toggleSound, createUser, tap };
 }
