@@ -7,7 +7,7 @@ import {
   makeJpeg,
   makeName,
   makePost,
-  TestWallet,
+  signInProof,
   type Account,
 } from '../lolgram/builders';
 import { makeVisiblePost } from '../lolgram/post-checks';
@@ -89,13 +89,7 @@ describe('bad input is a 4xx with a clear {error}, never a 5xx', () => {
     });
 
     it('is refused in a wallet sign-in nonce', async () => {
-      const wallet = new TestWallet();
-      const input = (
-        await request(server.url)
-          .post('/api/lolgram/auth/wallet/nonce')
-          .send({ address: wallet.address })
-      ).body;
-      const proof = wallet.sign(input);
+      const proof = await signInProof(server.url);
       const res = await request(server.url)
         .post('/api/lolgram/auth/wallet/login')
         .send({ proof: { ...proof, input: { ...proof.input, nonce: 'n\u0000' } } });
@@ -171,13 +165,8 @@ describe('bad input is a 4xx with a clear {error}, never a 5xx', () => {
       ['63 bytes', Buffer.alloc(63, 1).toString('base64')],
       ['65 bytes', Buffer.alloc(65, 1).toString('base64')],
     ])('is refused (%s)', async (_name, signature) => {
-      const wallet = new TestWallet();
-      const input = (
-        await request(server.url)
-          .post('/api/lolgram/auth/wallet/nonce')
-          .send({ address: wallet.address })
-      ).body;
-      const proof = wallet.sign(input);
+      const proof = await signInProof(server.url);
+      const address = String(proof.input.address);
       const body = { proof: { ...proof, output: { ...proof.output, signature } } };
       for (const path of ['/api/lolgram/auth/wallet/login', '/api/lolgram/users/create']) {
         const res = await request(server.url)
@@ -186,8 +175,8 @@ describe('bad input is a 4xx with a clear {error}, never a 5xx', () => {
             path.endsWith('create')
               ? {
                   ...body,
-                  username: `wallet_${wallet.address.slice(0, 8)}`,
-                  walletAddress: wallet.address,
+                  username: `wallet_${address.slice(0, 8)}`,
+                  walletAddress: address,
                 }
               : body,
           );

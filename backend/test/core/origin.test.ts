@@ -1,10 +1,9 @@
 import request from 'supertest';
-import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
 import { fromThisSite, requestProtocol } from '../../src/core/origin';
 import { makePlayer } from '../game/builders';
-import { connectGame, sendTaps } from '../game/socket-client';
+import { connectGame, gameSockets, sendTaps } from '../game/socket-client';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const PUBLIC_ORIGIN = 'https://tapgram.example';
@@ -13,13 +12,10 @@ describe('requests made by pages of other sites', () => {
   let server: TestServer;
   // What a page of this site sends: the server's own scheme and host.
   let site: string;
-  const sockets: Socket[] = [];
+  const connect = gameSockets(() => server.url);
   beforeAll(async () => {
     server = await startTestServer({ env: { PUBLIC_ORIGIN } });
     site = server.url;
-  });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
   });
   afterAll(async () => {
     await server?.stop();
@@ -46,8 +42,7 @@ describe('requests made by pages of other sites', () => {
     }
     const own: Record<string, string>[] = [{ Origin: site }, { Origin: PUBLIC_ORIGIN }, {}];
     for (const headers of own) {
-      const socket = await connectGame(server.url, player.cookie, headers);
-      sockets.push(socket);
+      const socket = await connect(player.cookie, headers);
       expect(await sendTaps(socket, player.session.id, 1)).toMatchObject({ ok: true });
     }
     expect((await request(server.url).get(`/api/users/${player.user.id}`)).body.totalPoints).toBe(

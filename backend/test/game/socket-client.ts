@@ -1,5 +1,6 @@
 import { gameEvents, type BoardsPush, type TapBatch, type TapBatchAck } from '@tapgram/shared';
 import { io, type Socket } from 'socket.io-client';
+import { afterEach } from 'vitest';
 
 /**
  * A game-channel client as a browser holds it: the player's cookie on the handshake, and the
@@ -21,6 +22,22 @@ export async function connectGame(
     socket.once('connect_error', reject);
   });
   return socket;
+}
+
+/**
+ * Opens game-channel clients to the server at `url()` (read when called: servers start in
+ * beforeAll), each disconnected after the test that opened it.
+ */
+export function gameSockets(url: () => string) {
+  const open: Socket[] = [];
+  afterEach(() => {
+    for (const socket of open.splice(0)) socket.disconnect();
+  });
+  return async (cookie?: string, headers?: Record<string, string>): Promise<Socket> => {
+    const socket = await connectGame(url(), cookie, headers);
+    open.push(socket);
+    return socket;
+  };
 }
 
 /** Sends a batch of taps, numbered `seq` in its session as the game screen numbers them. */

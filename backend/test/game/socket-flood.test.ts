@@ -1,6 +1,5 @@
 import request from 'supertest';
-import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SOCKET_MESSAGE_BURST,
   SOCKET_MESSAGES_PER_SECOND,
@@ -9,25 +8,17 @@ import {
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makePlayer } from './builders';
 import { storageModes } from './modes';
-import { connectGame, nextEvent, sendTaps } from './socket-client';
+import { gameSockets, nextEvent, sendTaps } from './socket-client';
 
 describe.each(storageModes)('game channel under a flood of messages (%s mode)', (mode) => {
   let server: TestServer;
   // The limit's clock stands still unless a test moves it.
   let now = 1_000_000;
-  const sockets: Socket[] = [];
-  const connect = async (cookie?: string) => {
-    const socket = await connectGame(server.url, cookie);
-    sockets.push(socket);
-    return socket;
-  };
+  const connect = gameSockets(() => server.url);
   const totalPoints = async (userId: string) =>
     (await request(server.url).get(`/api/users/${userId}`)).body.totalPoints as number;
   beforeAll(async () => {
     server = await startTestServer({ mode, now: () => now });
-  });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
   });
   afterAll(async () => {
     await server?.stop();

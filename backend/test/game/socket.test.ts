@@ -1,25 +1,16 @@
 import { gameEvents, type BoardsPush } from '@tapgram/shared';
 import request from 'supertest';
-import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makePlayer } from './builders';
 import { storageModes } from './modes';
-import { connectGame, nextBoard, nextEvent, sendTaps } from './socket-client';
+import { gameSockets, nextBoard, nextEvent, sendTaps } from './socket-client';
 
 describe.each(storageModes)('game channel (%s mode)', (mode) => {
   let server: TestServer;
-  const sockets: Socket[] = [];
-  const connect = async (cookie?: string) => {
-    const socket = await connectGame(server.url, cookie);
-    sockets.push(socket);
-    return socket;
-  };
+  const connect = gameSockets(() => server.url);
   beforeAll(async () => {
     server = await startTestServer({ mode });
-  });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
   });
   afterAll(async () => {
     await server?.stop();
@@ -31,8 +22,7 @@ describe.each(storageModes)('game channel (%s mode)', (mode) => {
       .post('/api/tap')
       .set('Cookie', player.cookie)
       .send({ userId: player.user.id, sessionId: player.session.id, pointsPerTap: 1 });
-    const socket = await connectGame(server.url);
-    sockets.push(socket);
+    const socket = await connect();
     const { users, countries, milestone } = await nextEvent<BoardsPush>(socket, gameEvents.boards);
     expect(users).toContainEqual({
       id: player.user.id,

@@ -1,27 +1,19 @@
 import { gameEvents, type TapBatch, type TapBatchAck, type TapSyncAck } from '@tapgram/shared';
 import request from 'supertest';
 import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makePlayer } from './builders';
 import { storageModes } from './modes';
-import { connectGame, sendTaps } from './socket-client';
+import { gameSockets, sendTaps } from './socket-client';
 
 describe.each(storageModes)('durable batch numbers (%s mode)', (mode) => {
   let server: TestServer;
-  const sockets: Socket[] = [];
-  const connect = async (cookie?: string) => {
-    const socket = await connectGame(server.url, cookie);
-    sockets.push(socket);
-    return socket;
-  };
+  const connect = gameSockets(() => server.url);
   const sync = (socket: Socket, sessionId: unknown): Promise<TapSyncAck> =>
     socket.timeout(10_000).emitWithAck(gameEvents.sync, { sessionId });
   beforeAll(async () => {
     server = await startTestServer({ mode, env: { FLUSH_INTERVAL_MS: '100' } });
-  });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
   });
   afterAll(async () => {
     await server?.stop();

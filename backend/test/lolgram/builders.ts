@@ -85,3 +85,12 @@ export class TestWallet {
     };
   }
 }
+
+/** A fresh wallet and its signed answer to a sign-in request the server issued for it. */
+export async function signInProof(url: string): Promise<SignInProof> {
+  const wallet = new TestWallet();
+  const input = (
+    await request(url).post('/api/lolgram/auth/wallet/nonce').send({ address: wallet.address })
+  ).body as SignInInput;
+  return wallet.sign(input);
+}
