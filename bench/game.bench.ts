@@ -3,8 +3,8 @@ import { TAP_BATCH_WINDOW_MS } from '@tapgram/shared';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { boost, createPlayer, createPlayers } from './lib/game-load';
-import { cannon } from './lib/http-load';
-import { MEMORY_PROBE_FLAGS, SERVER_NODE_FLAGS, startChild } from './lib/processes';
+import { cannon, measureCeiling } from './lib/http-load';
+import { MEMORY_PROBE_FLAGS, SERVER_NODE_FLAGS, startBackend } from './lib/processes';
 import { measureSocketLoad } from './lib/socket-run';
 import { scratchDatabase } from './lib/scratch-db';
 import { printTable, writeReport, type Row } from './lib/report';
@@ -28,43 +28,34 @@ async function main() {
   const dbUrl = scratch.url;
   const rows: Row[] = [];
 
-  const ceiling = await startChild(
-    [...SERVER_NODE_FLAGS, '--import', 'tsx', 'bench/ceiling-server.ts'],
-    {},
-  );
   console.log('1/4 ceiling: bare Node HTTP handler');
-  const bare = await cannon({
+  const ceiling = await measureCeiling('(1) ceiling: bare Node JSON POST', {
+    path: '/tap',
     connections: CONNECTIONS,
     seconds: HTTP_SECONDS,
-    url: `${ceiling.url}/tap`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ userId: 'x', sessionId: 'y', pointsPerTap: 1 }),
   });
-  await ceiling.stop();
-  rows.push({
-    name: '(1) ceiling: bare Node JSON POST',
-    figures: { 'req/s': bare.requestsPerSecond, 'p50 ms': bare.p50, 'p99 ms': bare.p99 },
-  });
+  rows.push(ceiling);
 
   const nodeArgs = [
     ...SERVER_NODE_FLAGS,
     ...MEMORY_PROBE_FLAGS,
     ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
   ];
-  const app = await startChild([...nodeArgs, '--import', 'tsx', 'backend/src/main.ts'], {
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: dbUrl,
-    REDIS_URL,
-    REDIS_PREFIX: id,
-    LOG_LEVEL: 'warn',
-    DATA_DIR: `/tmp/${id}`,
-    // The anti-cheat limit would refuse a load generator's taps; the benchmark lifts it explicitly.
-    TAP_RATE_PER_SECOND: '1000000',
-    TAP_BURST: '1000000',
-  });
+  const app = await startBackend(
+    id,
+    {
+      DATABASE_URL: dbUrl,
+      REDIS_URL,
+      REDIS_PREFIX: id,
+      // The anti-cheat limit would refuse a load generator's taps; the benchmark lifts it explicitly.
+      TAP_RATE_PER_SECOND: '1000000',
+      TAP_BURST: '1000000',
+    },
+    nodeArgs,
+  );
   let acknowledged = 0;
   const redisInfo = new Redis(REDIS_URL);
   try {
@@ -94,7 +85,7 @@ async function main() {
         'taps/s': tap.requestsPerSecond,
         'p50 ms': tap.p50,
         'p99 ms': tap.p99,
-        'ratio to (1)': round(tap.requestsPerSecond / bare.requestsPerSecond),
+        'ratio to (1)': round(tap.requestsPerSecond / ceiling.figures['req/s']),
         'non-2xx': tap.other,
       },
     });

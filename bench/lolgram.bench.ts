@@ -1,8 +1,8 @@
 // The LOLGram benchmark: the feed read beside a bare Node GET, and the upload pipeline.
 import pg from 'pg';
 import sharp from 'sharp';
-import { cannon } from './lib/http-load';
-import { SERVER_NODE_FLAGS, startChild } from './lib/processes';
+import { cannon, measureCeiling } from './lib/http-load';
+import { startBackend } from './lib/processes';
 import { scratchDatabase } from './lib/scratch-db';
 import { printTable, writeReport, type Row } from './lib/report';
 import { round, summarize } from './lib/stats';
@@ -47,30 +47,15 @@ async function main() {
   const dbUrl = scratch.url;
   const rows: Row[] = [];
 
-  const ceiling = await startChild(
-    [...SERVER_NODE_FLAGS, '--import', 'tsx', 'bench/ceiling-server.ts'],
-    {},
-  );
   console.log('1/3 ceiling: bare Node GET');
-  const bare = await cannon({
-    url: `${ceiling.url}/feed`,
+  const ceiling = await measureCeiling('(1) ceiling: bare Node JSON GET', {
+    path: '/feed',
     connections: CONNECTIONS,
     seconds: SECONDS,
   });
-  await ceiling.stop();
-  rows.push({
-    name: '(1) ceiling: bare Node JSON GET',
-    figures: { 'req/s': bare.requestsPerSecond, 'p50 ms': bare.p50, 'p99 ms': bare.p99 },
-  });
+  rows.push(ceiling);
 
-  const app = await startChild([...SERVER_NODE_FLAGS, '--import', 'tsx', 'backend/src/main.ts'], {
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: dbUrl,
-    LOG_LEVEL: 'warn',
-    DATA_DIR: `/tmp/${id}`,
-  });
+  const app = await startBackend(id, { DATABASE_URL: dbUrl });
   try {
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
@@ -88,7 +73,7 @@ async function main() {
         'req/s': feed.requestsPerSecond,
         'p50 ms': feed.p50,
         'p99 ms': feed.p99,
-        'ratio to (1)': round(feed.requestsPerSecond / bare.requestsPerSecond),
+        'ratio to (1)': round(feed.requestsPerSecond / ceiling.figures['req/s']),
         'non-2xx': feed.other,
       },
     });

@@ -10,7 +10,7 @@ import { io, type Socket } from 'socket.io-client';
 import { startRedisProcess, type RedisProcess } from '../backend/test/helpers/redis-process';
 import { TapBatches } from '../frontend/src/features/game/tap-batches';
 import { createPlayers, type BenchPlayer } from './lib/game-load';
-import { SERVER_NODE_FLAGS, startChild } from './lib/processes';
+import { startBackend } from './lib/processes';
 import { printTable, writeReport, type Row } from './lib/report';
 import { scratchDatabase } from './lib/scratch-db';
 
@@ -122,15 +122,7 @@ async function run(loss: Loss, client: Client): Promise<Row> {
   let redis: RedisProcess | undefined;
   const app = await (async () => {
     redis = await startRedisProcess();
-    return startChild([...SERVER_NODE_FLAGS, '--import', 'tsx', 'backend/src/main.ts'], {
-      NODE_ENV: 'production',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: scratch.url,
-      REDIS_URL: redis.url,
-      LOG_LEVEL: 'warn',
-      DATA_DIR: `/tmp/${scratch.name}`,
-    });
+    return startBackend(scratch.name, { DATABASE_URL: scratch.url, REDIS_URL: redis.url });
   })();
   const tappers: Tapper[] = [];
   try {

@@ -6,7 +6,7 @@ import { gameEvents, TAP_BATCH_WINDOW_MS, type TapBatchAck } from '@tapgram/shar
 import { Redis } from 'ioredis';
 import { createPlayer, createPlayers, type BenchPlayer } from './lib/game-load';
 import { LightSocket } from './lib/light-socket';
-import { ROOT, SERVER_NODE_FLAGS, startChild } from './lib/processes';
+import { ROOT, startBackend } from './lib/processes';
 import { printTable, type Row } from './lib/report';
 import { scratchDatabase } from './lib/scratch-db';
 import { summarize } from './lib/stats';
@@ -97,15 +97,10 @@ function flood(url: string, attacker: BenchPlayer, reconnect: boolean): Promise<
 
 async function main() {
   const scratch = await scratchDatabase(DATABASE_URL);
-  const app = await startChild([...SERVER_NODE_FLAGS, '--import', 'tsx', 'backend/src/main.ts'], {
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
+  const app = await startBackend(scratch.name, {
     DATABASE_URL: scratch.url,
     REDIS_URL,
     REDIS_PREFIX: scratch.name,
-    LOG_LEVEL: 'warn',
-    DATA_DIR: `/tmp/${scratch.name}`,
     ...(LIFT_TAP_LIMIT ? { TAP_RATE_PER_SECOND: '1000000', TAP_BURST: '1000000' } : {}),
   });
   const rows: Row[] = [];

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { SERVER_NODE_FLAGS, startChild } from './processes';
 import { round } from './stats';
 
 /** One autocannon run: a fixed `amount` of requests, or `seconds` of load. */
@@ -17,4 +18,28 @@ export async function cannon(options: autocannon.Options & { seconds?: number })
     ok: result['2xx'],
     other: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/**
+ * The ceiling: what a bare Node HTTP handler (bench/ceiling-server.ts) answers on this machine
+ * under the same load, measured in the same run as the app beside it.
+ */
+export async function measureCeiling(
+  name: string,
+  options: Omit<autocannon.Options, 'url'> & { path: string; seconds?: number },
+) {
+  const { path, ...rest } = options;
+  const ceiling = await startChild(
+    [...SERVER_NODE_FLAGS, '--import', 'tsx', 'bench/ceiling-server.ts'],
+    {},
+  );
+  try {
+    const bare = await cannon({ ...rest, url: `${ceiling.url}${path}` });
+    return {
+      name,
+      figures: { 'req/s': bare.requestsPerSecond, 'p50 ms': bare.p50, 'p99 ms': bare.p99 },
+    };
+  } finally {
+    await ceiling.stop();
+  }
 }

@@ -81,3 +81,22 @@ export async function startChild(
     },
   };
 }
+
+/**
+ * Starts the production backend (`backend/src/main.ts`) on a free port, logging warnings only,
+ * its data under /tmp/<name>, with `env` on top (DATABASE_URL, REDIS_URL, limits lifted, ...).
+ */
+export function startBackend(
+  name: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = SERVER_NODE_FLAGS,
+): Promise<Child> {
+  return startChild([...nodeArgs, '--import', 'tsx', 'backend/src/main.ts'], {
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: `/tmp/${name}`,
+    ...env,
+  });
+}

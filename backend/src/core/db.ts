@@ -1,17 +1,27 @@
 import pg from 'pg';
 import { openEmbeddedDatabase } from './embedded-db';
+import type { Database, Queryable } from './database';
 import type { Logger } from './logger';
 
 // Counters are bigint columns; their values stay far below 2^53, so numbers are exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export interface Database {
-  pool: pg.Pool;
-  kind: 'external' | 'embedded';
-  close(): Promise<void>;
-}
+export type { Database, Queryable } from './database';
 
-export type Queryable = Pick<pg.Pool, 'query'>;
+/**
+ * Adds (`on`) or removes the one row that `params` name, with the given statements; answers 1 or
+ * -1 when a row really changed and 0 when it was already so, for the counters that follow it.
+ */
+export async function toggleRow(
+  client: Queryable,
+  on: boolean,
+  statements: { insert: string; remove: string },
+  params: unknown[],
+): Promise<-1 | 0 | 1> {
+  const changed = await client.query(on ? statements.insert : statements.remove, params);
+  if ((changed.rowCount ?? 0) === 0) return 0;
+  return on ? 1 : -1;
+}
 
 /** Runs `work` in one transaction on one client, rolling back when it throws. */
 export async function withTransaction<T>(

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { lockDirectory } from './data-dir-lock';
-import type { Database } from './db';
+import type { Database } from './database';
 import type { Logger } from './logger';
 
 // The socket server queues each protocol message, not each query cycle, so two connections would

@@ -87,20 +87,45 @@ function clientMessage(err: unknown, status: number): string {
   return STATUS_CODES[status] ?? 'Bad request';
 }
 
+/** What a client is told about an error. */
+export interface ErrorAnswer {
+  status: number;
+  error: string;
+  /** Sent as Retry-After where the transport has headers. */
+  retryAfterSeconds?: number;
+  /** Not an answer the code chose (a bug, an outage): the caller logs it with its stack. */
+  unexpected: boolean;
+}
+
+/**
+ * The one mapping from an error to an answer, for every path (Express, the fast routes, socket
+ * acknowledgements): an HttpError's status and words, a body parser's 4xx in plain words, and
+ * for anything else a 500 that says nothing of its cause.
+ */
+export function errorAnswer(err: unknown): ErrorAnswer {
+  const status = statusOf(err);
+  if (status === undefined)
+    return { status: 500, error: 'Internal server error', unexpected: true };
+  return {
+    status,
+    error: clientMessage(err, status),
+    ...(err instanceof HttpError && err.retryAfterSeconds !== undefined
+      ? { retryAfterSeconds: err.retryAfterSeconds }
+      : {}),
+    unexpected: false,
+  };
+}
+
 export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) {
     next(err);
     return;
   }
-  const status = statusOf(err);
-  if (status === undefined) {
-    req.log.error({ err }, 'unhandled error');
-    res.status(500).json({ error: 'Internal server error' });
-    return;
+  const answer = errorAnswer(err);
+  if (answer.unexpected) req.log.error({ err }, 'unhandled error');
+  else if (answer.status >= 500) req.log.error({ err }, 'server error');
+  if (answer.retryAfterSeconds !== undefined) {
+    res.setHeader('Retry-After', String(answer.retryAfterSeconds));
   }
-  if (status >= 500) req.log.error({ err }, 'server error');
-  if (err instanceof HttpError && err.retryAfterSeconds !== undefined) {
-    res.setHeader('Retry-After', String(err.retryAfterSeconds));
-  }
-  res.status(status).json({ error: clientMessage(err, status) });
+  res.status(answer.status).json({ error: answer.error });
 };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { HttpError } from './errors';
+import { errorAnswer, HttpError } from './errors';
 import type { Logger } from './logger';
 import { requestId } from './request-id';
 import { BAD_URL, isValidRequestUrl } from './request-url';
@@ -11,6 +11,12 @@ export type FastRoute = (request: {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
 }) => Promise<{ status: number; body: unknown }>;
+
+interface Answer {
+  status: number;
+  body: unknown;
+  retryAfterSeconds?: number;
+}
 
 /** An answer already serialized (a cached page): sent as it is. */
 export class RawJson {
@@ -88,10 +94,13 @@ export function withFastRoutes(
     'cache-control',
     'no-store',
   ];
-  const send = (res: ServerResponse, id: string, status: number, body: unknown) => {
-    const json = body instanceof RawJson ? body.text : JSON.stringify(body);
-    res.writeHead(status, [
+  const send = (res: ServerResponse, id: string, answer: Answer) => {
+    const json = answer.body instanceof RawJson ? answer.body.text : JSON.stringify(answer.body);
+    res.writeHead(answer.status, [
       ...fixed,
+      ...(answer.retryAfterSeconds === undefined
+        ? []
+        : ['retry-after', String(answer.retryAfterSeconds)]),
       'x-request-id',
       id,
       'content-length',
@@ -99,20 +108,26 @@ export function withFastRoutes(
     ]);
     res.end(json);
   };
-  const answer = async (req: IncomingMessage, route: FastRoute, search: string, id: string) => {
+  const answer = async (
+    req: IncomingMessage,
+    route: FastRoute,
+    search: string,
+    id: string,
+  ): Promise<Answer> => {
     try {
       // The path matched a route's own text; the query is the client's.
       if (search && !isValidRequestUrl(search)) throw new HttpError(400, BAD_URL);
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await parseJson(req);
       return await route({ body, query: new URLSearchParams(search), headers: req.headers });
     } catch (error) {
-      if (error instanceof HttpError)
-        return { status: error.status, body: { error: error.message } };
-      logger.error(
-        { err: error, req: { id, method: req.method, url: req.url } },
-        'unhandled error',
-      );
-      return { status: 500, body: { error: 'Internal server error' } };
+      const { status, error: message, retryAfterSeconds, unexpected } = errorAnswer(error);
+      if (unexpected) {
+        logger.error(
+          { err: error, req: { id, method: req.method, url: req.url } },
+          'unhandled error',
+        );
+      }
+      return { status, body: { error: message }, retryAfterSeconds };
     }
   };
   const serve = async (
@@ -123,8 +138,9 @@ export function withFastRoutes(
   ) => {
     const started = performance.now();
     const id = requestId(req);
-    const { status, body } = await answer(req, route, search, id);
-    send(res, id, status, body);
+    const reply = await answer(req, route, search, id);
+    send(res, id, reply);
+    const { status } = reply;
     const level = status >= 500 ? 'error' : 'info';
     if (logger.isLevelEnabled(level)) {
       logger[level](

@@ -1,8 +1,25 @@
 import type { Router } from 'express';
 import type { Server as SocketServer } from 'socket.io';
+import type { ImageClassifier } from '../lolgram/moderation/scoring';
+import type { Config } from './config';
+import type { Database } from './db';
 import type { FastRoute } from './fast-route';
+import type { Logger } from './logger';
+import type { Redis } from './redis';
 
-/** A slice of the product (game, lolgram, admin): its routes, its socket handlers, its shutdown. */
+/** What every feature is built from: the configuration and the services opened at start-up. */
+export interface FeatureDeps {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  redis: Redis | null;
+  /** Signs cookies; from SESSION_SECRET or generated once under DATA_DIR. */
+  secret: string;
+  /** The image classifier of moderation; built from MODERATION_IMAGE_CHECK when not given. */
+  imageClassifier?: ImageClassifier | null;
+}
+
+/** A slice of the product (game, LOLGram): its routes, its socket handlers, its shutdown. */
 export interface Feature {
   name: string;
   /** Mounted under /api. */

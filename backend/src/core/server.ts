@@ -8,7 +8,7 @@ import { apiSecurityHeaders, createApp } from './app';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
-import type { Feature } from './feature';
+import type { Feature, FeatureDeps } from './feature';
 import type { Logger } from './logger';
 import { runMigrations } from './migrate';
 import { sameOriginHandshakes } from './origin';
@@ -34,6 +34,8 @@ export interface StartOptions {
   extraFeatures?: Feature[];
   /** The clock of in-process limits; tests freeze it. */
   now?: () => number;
+  /** Moderation's image classifier (null: none); tests hand in a stand-in for the model. */
+  imageClassifier?: FeatureDeps['imageClassifier'];
 }
 
 /** Opens the services, applies migrations, and serves the API, the game channel and the web app. */
@@ -70,7 +72,14 @@ export async function startServer(
   try {
     const secret = await resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
     features.push(
-      ...(await createFeatures({ config, logger, db, redis, secret })),
+      ...(await createFeatures({
+        config,
+        logger,
+        db,
+        redis,
+        secret,
+        imageClassifier: options.imageClassifier,
+      })),
       ...(options.extraFeatures ?? []),
     );
     const app = createApp({

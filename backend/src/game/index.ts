@@ -1,6 +1,8 @@
-import type { Feature } from '../core/feature';
-import type { FeatureDeps } from '../features';
+import type { Feature, FeatureDeps } from '../core/feature';
 import { PostgresGameStore } from './postgres-store';
+import { LocalPushClaims, type PushClaims } from './push-claims';
+import { RedisPushClaims } from './redis-push';
+import { gameKeys } from './redis-keys';
 import { RedisGameStore } from './redis-store';
 import { GameRepository } from './repository';
 import { gameFastRoutes, gameRouter } from './routes';
@@ -19,12 +21,16 @@ export async function createGameFeature({
   const repo = new GameRepository(db.pool);
   const rateLimit = { perSecond: config.TAP_RATE_PER_SECOND, burst: config.TAP_BURST };
   let store: GameStore;
+  let claims: PushClaims;
   if (redis) {
     const redisStore = new RedisGameStore(redis, repo, rateLimit, logger, config.REDIS_PREFIX);
     await redisStore.start(config.FLUSH_INTERVAL_MS);
     store = redisStore;
+    claims = new RedisPushClaims(redis, gameKeys(config.REDIS_PREFIX));
   } else {
-    store = new PostgresGameStore(repo, rateLimit);
+    const local = new LocalPushClaims();
+    store = new PostgresGameStore(repo, rateLimit, () => local.changed());
+    claims = local;
   }
   const service = new GameService(store);
   let detach: (() => Promise<void>) | undefined;
@@ -37,7 +43,7 @@ export async function createGameFeature({
     }),
     fastRoutes: gameFastRoutes(service, secret),
     attachSocket(io) {
-      detach = attachGameChannel(io, { service, store, secret, logger });
+      detach = attachGameChannel(io, { service, claims, secret, logger });
     },
     async close() {
       await detach?.();

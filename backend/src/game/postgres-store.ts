@@ -2,20 +2,18 @@ import type { GameRepository } from './repository';
 import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
 import { TokenBuckets } from './token-bucket';
 
-const PUSH_INTERVAL_MS = 1000;
 const PRUNE_INTERVAL_MS = 60_000;
 
 /** Single-node store: every tap is one atomic statement on Postgres, rates are kept in memory. */
 export class PostgresGameStore implements GameStore {
   private readonly buckets: TokenBuckets;
   private readonly pruner: NodeJS.Timeout;
-  private version = 0;
-  private pushed = { version: 0, at: 0 };
-  private beforeClaim: { version: number; at: number } | undefined;
 
   constructor(
     private readonly repo: GameRepository,
     rateLimit: RateLimit,
+    /** Told of every change the boards show (the push claims count them). */
+    private readonly onChange: () => void = () => undefined,
   ) {
     this.buckets = new TokenBuckets(rateLimit);
     this.pruner = setInterval(() => this.buckets.prune(), PRUNE_INTERVAL_MS).unref();
@@ -23,7 +21,7 @@ export class PostgresGameStore implements GameStore {
 
   async createUser(username: string, country: string) {
     const user = await this.repo.insertUser(username, country);
-    this.version += 1;
+    this.onChange();
     return user;
   }
 
@@ -67,7 +65,7 @@ export class PostgresGameStore implements GameStore {
       this.buckets.refund(userId, count);
       return this.replay(userId, sessionId, count);
     }
-    this.version += 1;
+    this.onChange();
     const { user, session, lastSeq } = result;
     return { kind: 'ok', accepted: count, user, session, seq: lastSeq, durableSeq: lastSeq };
   }
@@ -90,23 +88,6 @@ export class PostgresGameStore implements GameStore {
   usersOver(points: number) {
     return this.repo.usersOver(points);
   }
-
-  async claimPush() {
-    const now = Date.now();
-    if (this.version === this.pushed.version || now - this.pushed.at < PUSH_INTERVAL_MS) {
-      return false;
-    }
-    this.beforeClaim = this.pushed;
-    this.pushed = { version: this.version, at: now };
-    return true;
-  }
-
-  async releasePush() {
-    if (this.beforeClaim) this.pushed = this.beforeClaim;
-    this.beforeClaim = undefined;
-  }
-
-  async flush() {}
 
   async close() {
     clearInterval(this.pruner);

@@ -1,5 +1,9 @@
-/** The Redis keys of the game store, all under one prefix so that deployments can share a Redis. */
-export function gameKeys(base: string) {
+/**
+ * The Redis keys of the game, all under `<REDIS_PREFIX>:game` so that deployments can share a
+ * Redis.
+ */
+export function gameKeys(prefix: string) {
+  const base = `${prefix}:game`;
   return {
     user: (id: string) => `${base}:user:${id}`,
     session: (id: string) => `${base}:session:${id}`,

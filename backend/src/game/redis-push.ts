@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Result } from 'ioredis';
 import type { Redis } from '../core/redis';
+import { PUSH_INTERVAL_MS, type PushClaims } from './push-claims';
 import type { GameKeys } from './redis-keys';
-
-const PUSH_LOCK_MS = 1000;
 
 /**
  * KEYS: 1 version, 2 pushed version, 3 push lock. ARGV: 1 lock ms, 2 claim token.
@@ -35,7 +34,7 @@ declare module 'ioredis' {
 }
 
 /** Leaderboard pushes shared by every process: at most one a second, after a change. */
-export class RedisPushClaims {
+export class RedisPushClaims implements PushClaims {
   private lastClaim: string | undefined;
 
   constructor(
@@ -46,14 +45,16 @@ export class RedisPushClaims {
     redis.defineCommand('gameReleasePush', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
   }
 
+  /** Nothing is pushed while Redis cannot be reached: the boards cannot be read either. */
   async claim(): Promise<boolean> {
+    if (this.redis.status !== 'ready') return false;
     const token = randomUUID();
     const claimed =
       (await this.redis.gameClaimPush(
         this.k.version,
         this.k.pushed,
         this.k.pushLock,
-        PUSH_LOCK_MS,
+        PUSH_INTERVAL_MS,
         token,
       )) === 1;
     if (claimed) this.lastClaim = token;

@@ -5,7 +5,6 @@ import type { Logger } from '../core/logger';
 import { isRedisUnreachable, type Redis } from '../core/redis';
 import { RedisFlusher } from './redis-flusher';
 import { gameKeys, type GameKeys } from './redis-keys';
-import { RedisPushClaims } from './redis-push';
 import { RedisRebuilder } from './redis-rebuild';
 import { tapAccepted, tapLost, TOP_USERS_SCRIPT } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
@@ -33,7 +32,6 @@ export class RedisGameStore implements GameStore {
   private readonly k: GameKeys;
   private readonly flusher: RedisFlusher;
   private readonly rebuilder: RedisRebuilder;
-  private readonly pushes: RedisPushClaims;
   private readonly taps: RedisTapQueue;
   private timer: NodeJS.Timeout | undefined;
 
@@ -44,10 +42,9 @@ export class RedisGameStore implements GameStore {
     private readonly logger: Logger,
     prefix: string,
   ) {
-    this.k = gameKeys(`${prefix}:game`);
+    this.k = gameKeys(prefix);
     this.flusher = new RedisFlusher(redis, repo, this.k);
     this.rebuilder = new RedisRebuilder(redis, repo, this.k, logger);
-    this.pushes = new RedisPushClaims(redis, this.k);
     this.taps = new RedisTapQueue(redis, this.k, rateLimit);
     redis.defineCommand('gameTopUsers', { numberOfKeys: 1, lua: TOP_USERS_SCRIPT });
   }
@@ -192,16 +189,6 @@ export class RedisGameStore implements GameStore {
 
   usersOver(points: number) {
     return this.whenReady(() => this.redis.zcount(this.k.users, points, '+inf'));
-  }
-
-  /** Nothing is pushed while Redis cannot be reached: the boards cannot be read either. */
-  async claimPush() {
-    if (this.redis.status !== 'ready') return false;
-    return this.pushes.claim();
-  }
-
-  releasePush() {
-    return this.pushes.release();
   }
 
   /** Writes the totals of every player, session and country tapped since the last flush. */

@@ -8,9 +8,9 @@ import {
   type MilestoneResponse,
 } from '@tapgram/shared';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError } from '../core/errors';
+import { isId } from '../core/ids';
 import type { GameStore } from './store';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FOREIGN_KEY_VIOLATION = '23503';
 
 export interface TapAccepted extends BatchNumbers {
@@ -47,13 +47,13 @@ export class GameService {
   }
 
   async getUser(id: string): Promise<GameUser> {
-    const user = UUID.test(id) ? await this.store.getUser(id) : null;
+    const user = isId(id) ? await this.store.getUser(id) : null;
     if (!user) throw new NotFoundError('User not found');
     return user;
   }
 
   async rank(id: string): Promise<number> {
-    const rank = UUID.test(id) ? await this.store.rank(id) : null;
+    const rank = isId(id) ? await this.store.rank(id) : null;
     if (rank === null) throw new NotFoundError('User not found');
     return rank;
   }

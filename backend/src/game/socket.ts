@@ -10,13 +10,13 @@ import {
   type TapSyncAck,
 } from '@tapgram/shared';
 import type { Server as SocketServer, Socket } from 'socket.io';
-import { HttpError } from '../core/errors';
+import { errorAnswer, HttpError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { playerFromCookieHeader } from './player-cookie';
 import { BatchesLostError, type GameService, type LeaderboardSnapshot } from './service';
-import type { GameStore } from './store';
+import type { PushClaims } from './push-claims';
 
-// Claims are at most one a second (the store's lock): a short tick keeps a change's push within
+// Claims are at most one a second (the claims' lock): a short tick keeps a change's push within
 // about a second of it.
 const PUSH_CHECK_MS = 100;
 
@@ -29,9 +29,9 @@ function failure(
   if (error instanceof BatchesLostError) {
     return { ok: false, status: error.status, error: error.message, ...error.numbers };
   }
-  if (error instanceof HttpError) return { ok: false, status: error.status, error: error.message };
-  logger.error({ err: error }, event);
-  return { ok: false, status: 500, error: 'Internal server error' };
+  const { status, error: message, unexpected } = errorAnswer(error);
+  if (unexpected) logger.error({ err: error }, event);
+  return { ok: false, status, error: message };
 }
 
 function emitSnapshot(target: Pick<Socket, 'emit'>, snapshot: LeaderboardSnapshot) {
@@ -45,9 +45,9 @@ function emitSnapshot(target: Pick<Socket, 'emit'>, snapshot: LeaderboardSnapsho
  */
 export function attachGameChannel(
   io: SocketServer,
-  deps: { service: GameService; store: GameStore; secret: string; logger: Logger },
+  deps: { service: GameService; claims: PushClaims; secret: string; logger: Logger },
 ): () => Promise<void> {
-  const { service, store, secret, logger } = deps;
+  const { service, claims, secret, logger } = deps;
 
   io.on('connection', (socket) => {
     const player = playerFromCookieHeader(socket.handshake.headers.cookie, secret);
@@ -100,7 +100,7 @@ export function attachGameChannel(
     return true;
   };
   const pushChanges = async () => {
-    if (!(await store.claimPush())) return;
+    if (!(await claims.claim())) return;
     try {
       const snapshot = await service.snapshot(LEADERBOARD_DEFAULT_LIMIT);
       const push: BoardsPush = {};
@@ -110,7 +110,7 @@ export function attachGameChannel(
       if (Object.keys(push).length > 0) io.emit(gameEvents.boards, push);
     } catch (error) {
       // Nothing was pushed: give the claim back so that the next tick tries again.
-      await store.releasePush();
+      await claims.release();
       throw error;
     }
   };

@@ -45,12 +45,6 @@ export interface GameStore {
   topUsers(limit: number): Promise<LeaderboardUser[]>;
   topCountries(): Promise<LeaderboardCountry[]>;
   usersOver(points: number): Promise<number>;
-  /** True at most once a second across every process, when something changed since the last push. */
-  claimPush(): Promise<boolean>;
-  /** Gives back this process's last claim when its push failed, so that the next check retries. */
-  releasePush(): Promise<void>;
-  /** Writes what is pending to Postgres (Redis mode); called periodically and on shutdown. */
-  flush(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,41 +1,47 @@
-import path from 'node:path';
 import { Router } from 'express';
-import type { Moderation } from '../admin';
-import type { Feature } from '../core/feature';
-import type { FeatureDeps } from '../features';
-import { createExpiryCleanup } from './expiry-cleanup';
-import type { FeedCache } from './feed-cache';
-import { isImageKey, LocalImageStore } from './images/image-store';
+import { createModeration } from './moderation';
+import type { Feature, FeatureDeps } from '../core/feature';
+import { createExpiryCleanup } from './accounts/expiry-cleanup';
+import { FeedCache } from './posts/feed-cache';
+import { imageStoreFor, isImageKey } from './images/image-store';
 import { EXPIRY_CLEANUP_INTERVAL_MS, LOLGRAM_LIMITS } from './limits';
-import { LoginGuard } from './login-guard';
-import { PasswordHasher } from './passwords';
-import { PostsRepository } from './posts-repository';
-import { feedFastRoute, imagesRouter, postsRouter } from './posts-routes';
-import { PostsService } from './posts-service';
-import { SessionStore } from './sessions';
-import { PUBLIC_ORIGIN_REQUIRED, signInSiteResolver } from './sign-in-site';
-import { UsersRepository } from './users-repository';
-import { usersRouter } from './users-routes';
-import { UsersService } from './users-service';
-import { resolveViewer } from './viewer';
-import { WalletAuth } from './wallet-auth';
+import { LoginGuard } from './accounts/login-guard';
+import { PasswordHasher } from './accounts/passwords';
+import { PostsRepository } from './posts/posts-repository';
+import { feedFastRoute, imagesRouter, postsRouter } from './posts/posts-routes';
+import { PostsService } from './posts/posts-service';
+import { SessionStore } from './accounts/sessions';
+import { PUBLIC_ORIGIN_REQUIRED, signInSiteResolver } from './accounts/sign-in-site';
+import { UsersRepository } from './accounts/users-repository';
+import { usersRouter } from './accounts/users-routes';
+import { UsersService } from './accounts/users-service';
+import { resolveViewer } from './accounts/viewer';
+import { WalletAuth } from './accounts/wallet-auth';
 import { NotFoundError } from '../core/errors';
 import { createRateLimits } from '../core/limiter';
 import { sameOriginWrites } from '../core/origin';
 
 /** LOLGram: accounts (password and wallet), posts with their images, follows, LOLs and views. */
-export function createLolgramFeature(
-  { config, db, redis, logger }: FeatureDeps,
-  moderation: Moderation,
-  feedCache: FeedCache,
-): Feature {
-  const images = new LocalImageStore(path.join(config.DATA_DIR, 'images'));
+export function createLolgramFeature(deps: FeatureDeps): Feature {
+  const { config, db, redis, logger } = deps;
+  // Built once: posts, avatars and moderation read and write images in this one store.
+  const images = imageStoreFor(config.DATA_DIR);
+  // New posts and moderation decisions both change the feed: they share its cache.
+  const feedCache = new FeedCache();
+  const usersRepository = new UsersRepository(db.pool);
+  const postsRepository = new PostsRepository(db.pool, usersRepository);
+  const moderation = createModeration(deps, {
+    images,
+    posts: postsRepository,
+    users: usersRepository,
+    feedCache,
+  });
   const sessions = new SessionStore(db.pool);
   const wallet = new WalletAuth(db.pool);
   const limits = createRateLimits(redis, config.REDIS_PREFIX);
   const users = new UsersService({
     pool: db.pool,
-    users: new UsersRepository(db.pool),
+    users: usersRepository,
     wallet,
     images,
     loginGuard: new LoginGuard(),
@@ -47,12 +53,8 @@ export function createLolgramFeature(
     passwords: new PasswordHasher(),
     adminUsernames: config.ADMIN_USERNAMES,
   });
-  const posts = new PostsService(
-    db.pool,
-    new PostsRepository(db.pool),
-    images,
-    feedCache,
-    (post, image) => moderation.service.scoreLater(post.id, image, post.caption),
+  const posts = new PostsService(db.pool, postsRepository, images, feedCache, (post, image) =>
+    moderation.service.scoreLater(post.id, image, post.caption),
   );
 
   if (config.isProduction && !config.PUBLIC_ORIGIN) {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { walletUsername } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeAdmin } from '../admin/builders';
+import { makeAdmin } from '../lolgram/moderation/builders';
 import { storageModes } from '../game/modes';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeAccount, makeJpeg, makeName, TestWallet, type Account } from '../lolgram/builders';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/core/config';
 import type { Feature } from '../../src/core/feature';
 import { createLogger } from '../../src/core/logger';
-import { startServer, type RunningServer } from '../../src/core/server';
+import { startServer, type RunningServer, type StartOptions } from '../../src/core/server';
 import {
   createScratchDatabase,
   dropRedisPrefix,
@@ -37,6 +37,8 @@ export interface TestServerOptions {
   redisPrefix?: string;
   /** The clock of the server's in-process limits (a test freezes it). */
   now?: () => number;
+  /** Moderation's image classifier, for a test that stands in for the model. */
+  imageClassifier?: StartOptions['imageClassifier'];
 }
 
 let warned = false;
@@ -90,6 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const server = await startServer(config, createLogger(config.LOG_LEVEL), {
     extraFeatures: options.extraFeatures,
     now: options.now,
+    imageClassifier: options.imageClassifier,
   });
   return {
     ...server,

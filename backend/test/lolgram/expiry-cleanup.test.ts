@@ -1,8 +1,8 @@
 import { createLogger } from '../../src/core/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExpiryCleanup } from '../../src/lolgram/expiry-cleanup';
-import { SessionStore } from '../../src/lolgram/sessions';
-import { WalletAuth } from '../../src/lolgram/wallet-auth';
+import { createExpiryCleanup } from '../../src/lolgram/accounts/expiry-cleanup';
+import { SessionStore } from '../../src/lolgram/accounts/sessions';
+import { WalletAuth } from '../../src/lolgram/accounts/wallet-auth';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeAccount, makeName } from './builders';
 

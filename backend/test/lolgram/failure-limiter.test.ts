@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FailureLimiter } from '../../src/lolgram/failure-limiter';
+import { FailureLimiter } from '../../src/lolgram/accounts/failure-limiter';
 
 function clock(start = 1_000_000) {
   let now = start;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/core/errors';
-import { PasswordHasher, type Argon } from '../../src/lolgram/passwords';
+import { PasswordHasher, type Argon } from '../../src/lolgram/accounts/passwords';
 
 /** An argon2 stand-in whose calls finish only when the test says so, counting what runs at once. */
 function heldArgon() {

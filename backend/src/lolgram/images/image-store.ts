@@ -17,6 +17,9 @@ export function isImageKey(key: string): boolean {
   return KEY.test(key);
 }
 
+/** Where clients fetch an image: the backend serves every image and decides who may see it. */
+export const imageUrl = (key: string) => `/api/lolgram/images/${key}`;
+
 export class LocalImageStore implements ImageStore {
   constructor(private readonly root: string) {}
 

@@ -1,0 +1,39 @@
+/** The changed boards are pushed at most this often, across every process. */
+export const PUSH_INTERVAL_MS = 1000;
+
+/** Who pushes the changed leaderboards, and when. */
+export interface PushClaims {
+  /** True at most once a push interval across every process, when something changed since. */
+  claim(): Promise<boolean>;
+  /** Gives back this process's last claim when its push failed, so that the next check retries. */
+  release(): Promise<void>;
+}
+
+/** Claims of one process (the single-node store): changes are counted where they happen. */
+export class LocalPushClaims implements PushClaims {
+  private version = 0;
+  private pushed = { version: 0, at: -Infinity };
+  private beforeClaim: { version: number; at: number } | undefined;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Something the boards show changed. */
+  changed(): void {
+    this.version += 1;
+  }
+
+  async claim(): Promise<boolean> {
+    const now = this.now();
+    if (this.version === this.pushed.version || now - this.pushed.at < PUSH_INTERVAL_MS) {
+      return false;
+    }
+    this.beforeClaim = this.pushed;
+    this.pushed = { version: this.version, at: now };
+    return true;
+  }
+
+  async release(): Promise<void> {
+    if (this.beforeClaim) this.pushed = this.beforeClaim;
+    this.beforeClaim = undefined;
+  }
+}

@@ -1,0 +1,193 @@
+import { messages, type LolgramUser } from '@tapgram/shared';
+import type pg from 'pg';
+import { toggleRow, type Queryable } from '../../core/db';
+import { ConflictError } from '../../core/errors';
+import { imageUrl } from '../images/image-store';
+
+interface UserRow {
+  id: string;
+  username: string;
+  avatar_key: string | null;
+  bio: string | null;
+  follower_count: number;
+  following_count: number;
+  post_count: number;
+  wallet_address: string | null;
+  is_verified: boolean;
+}
+
+export function toUser(row: UserRow): LolgramUser {
+  return {
+    id: row.id,
+    username: row.username,
+    avatar: row.avatar_key ? imageUrl(row.avatar_key) : null,
+    bio: row.bio,
+    followerCount: row.follower_count,
+    followingCount: row.following_count,
+    postCount: row.post_count,
+    walletAddress: row.wallet_address,
+    isVerified: row.is_verified,
+  };
+}
+
+const COLUMNS = `id, username, avatar_key, bio, follower_count, following_count, post_count, wallet_address, is_verified`;
+const UNIQUE_VIOLATION = '23505';
+
+function uniqueUsername<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: { code?: string; constraint?: string }) => {
+    if (error.code === UNIQUE_VIOLATION && error.constraint === 'lolgram_users_username_key') {
+      throw new ConflictError(messages.usernameTaken);
+    }
+    if (error.code === UNIQUE_VIOLATION)
+      throw new ConflictError('This wallet already has an account');
+    throw error;
+  });
+}
+
+export class UsersRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async create(user: {
+    username: string;
+    passwordHash: string | null;
+    walletAddress: string | null;
+    role: 'user' | 'admin';
+  }): Promise<LolgramUser> {
+    const { rows } = await uniqueUsername(
+      this.db.query<UserRow>(
+        `INSERT INTO lolgram_users (username, password_hash, wallet_address, role)
+         VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+        [user.username, user.passwordHash, user.walletAddress, user.role],
+      ),
+    );
+    return toUser(rows[0]);
+  }
+
+  /** Sets the role of the account named `username` (any case); false when there is none. */
+  async setRole(username: string, role: 'user' | 'admin'): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      'UPDATE lolgram_users SET role = $2 WHERE lower(username) = lower($1)',
+      [username, role],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Moves an author's count of visible posts by `delta`, with the move of a post's status. */
+  async addToPostCount(client: pg.PoolClient, userId: string, delta: number): Promise<void> {
+    await client.query('UPDATE lolgram_users SET post_count = post_count + $2 WHERE id = $1', [
+      userId,
+      delta,
+    ]);
+  }
+
+  /** Makes the accounts named in `usernames` (lower case) admins; answers the names it changed. */
+  async grantAdmins(usernames: string[]): Promise<string[]> {
+    const { rows } = await this.db.query<{ username: string }>(
+      `UPDATE lolgram_users SET role = 'admin'
+        WHERE lower(username) = ANY($1::text[]) AND role <> 'admin' RETURNING username`,
+      [usernames],
+    );
+    return rows.map((row) => row.username);
+  }
+
+  async byId(id: string): Promise<LolgramUser | null> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${COLUMNS} FROM lolgram_users WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async byUsername(username: string): Promise<LolgramUser | null> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${COLUMNS} FROM lolgram_users WHERE lower(username) = lower($1)`,
+      [username],
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async byWallet(address: string): Promise<LolgramUser | null> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${COLUMNS} FROM lolgram_users WHERE wallet_address = $1`,
+      [address],
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async credentials(username: string): Promise<{ id: string; passwordHash: string | null } | null> {
+    const { rows } = await this.db.query<{ id: string; password_hash: string | null }>(
+      'SELECT id, password_hash FROM lolgram_users WHERE lower(username) = lower($1)',
+      [username],
+    );
+    return rows[0] ? { id: rows[0].id, passwordHash: rows[0].password_hash } : null;
+  }
+
+  async updateProfile(id: string, username: string, bio: string): Promise<LolgramUser | null> {
+    const { rows } = await uniqueUsername(
+      this.db.query<UserRow>(
+        `UPDATE lolgram_users SET username = $2, bio = NULLIF($3, '') WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, username, bio],
+      ),
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  /** Sets the avatar and answers the user with the key it replaced (to delete its files). */
+  async setAvatar(
+    id: string,
+    key: string,
+  ): Promise<{ user: LolgramUser; previous: string | null } | null> {
+    const { rows } = await this.db.query<UserRow & { previous: string | null }>(
+      `UPDATE lolgram_users u SET avatar_key = $2 FROM (SELECT avatar_key AS previous FROM lolgram_users WHERE id = $1) old
+        WHERE u.id = $1 RETURNING ${COLUMNS.split(', ')
+          .map((c) => `u.${c}`)
+          .join(', ')}, old.previous`,
+      [id, key],
+    );
+    return rows[0] ? { user: toUser(rows[0]), previous: rows[0].previous } : null;
+  }
+
+  async isFollowing(followerId: string, userId: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      'SELECT 1 FROM follows WHERE follower_id = $1 AND following_id = $2',
+      [followerId, userId],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /**
+   * Follows or unfollows in one transaction; the counters move only when a row was really added or
+   * removed, and both users are locked in id order, so concurrent requests stay exact.
+   */
+  async setFollow(
+    client: pg.PoolClient,
+    followerId: string,
+    userId: string,
+    follow: boolean,
+  ): Promise<number> {
+    await client.query('SELECT id FROM lolgram_users WHERE id = ANY($1) ORDER BY id FOR UPDATE', [
+      [followerId, userId],
+    ]);
+    const delta = await toggleRow(
+      client,
+      follow,
+      {
+        insert:
+          'INSERT INTO follows (follower_id, following_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        remove: 'DELETE FROM follows WHERE follower_id = $1 AND following_id = $2',
+      },
+      [followerId, userId],
+    );
+    if (delta !== 0) {
+      await client.query(
+        'UPDATE lolgram_users SET following_count = following_count + $2 WHERE id = $1',
+        [followerId, delta],
+      );
+    }
+    const { rows } = await client.query<{ follower_count: number }>(
+      'UPDATE lolgram_users SET follower_count = follower_count + $2 WHERE id = $1 RETURNING follower_count',
+      [userId, delta],
+    );
+    return rows[0].follower_count;
+  }
+}

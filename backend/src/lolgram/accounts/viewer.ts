@@ -1,0 +1,63 @@
+import { createHmac } from 'node:crypto';
+import { messages } from '@tapgram/shared';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { UnauthorizedError } from '../../core/errors';
+import { tokenOf, type SessionStore, type Viewer } from './sessions';
+
+/** Resolves who is asking, once per request, into res.locals.viewer (null when nobody). */
+export function resolveViewer(sessions: SessionStore): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.viewer = await sessions.viewer(req);
+    next();
+  };
+}
+
+export function viewerOf(res: Response): Viewer | null {
+  return (res.locals.viewer as Viewer | null | undefined) ?? null;
+}
+
+/**
+ * The signed-in viewer, or 401. A session cookie that no longer resolves (the account is gone or
+ * the session ended) says "User not found", which the client turns into "session expired".
+ */
+export function requireViewer(req: Request, res: Response): Viewer {
+  const viewer = viewerOf(res);
+  if (viewer) return viewer;
+  throw new UnauthorizedError(
+    tokenOf(req) ? `${messages.userNotFound}: please sign in again` : 'Not signed in',
+  );
+}
+
+/** Lets only signed-in viewers on: before an upload is read, so strangers never send one. */
+export const signedInOnly: RequestHandler = (req, res, next) => {
+  requireViewer(req, res);
+  next();
+};
+
+/** The network an address stands for: an IPv4 address, or the /64 an IPv6 host gets. */
+function network(ip: string): string {
+  if (ip.startsWith('::ffff:') && ip.includes('.')) return ip.slice('::ffff:'.length);
+  if (!ip.includes(':')) return ip;
+  const [head, tail = ''] = ip.split('%')[0].split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * Who viewed, for the once-per-hour view count: the signed-in user, or else the network the
+ * request came from, hashed with the cookie secret (no address is stored). Not a cookie: one that
+ * the server hands out on request could be dropped or collected to count views again.
+ */
+export function viewKey(req: Request, res: Response): string {
+  const viewer = viewerOf(res);
+  if (viewer) return `u:${viewer.id}`;
+  const hash = createHmac('sha256', req.secret ?? 'views')
+    .update(network(req.ip ?? req.socket.remoteAddress ?? ''))
+    .digest('base64url');
+  return `ip:${hash.slice(0, 22)}`;
+}

@@ -1,0 +1,74 @@
+import type { FeatureDeps } from '../../core/feature';
+import type { UsersRepository } from '../accounts/users-repository';
+import type { ImageStore } from '../images/image-store';
+import type { FeedCache } from '../posts/feed-cache';
+import type { PostsRepository } from '../posts/posts-repository';
+import { moderationRouter } from './moderation-routes';
+import { ModerationService } from './moderation-service';
+import { NsfwClassifier } from './nsfw-classifier';
+import { PostChecker } from './post-checker';
+import { QueueRepository } from './queue-repository';
+import { PostScorer } from './scoring';
+import { StatsRepository } from './stats-repository';
+
+export interface ModerationParts {
+  images: ImageStore;
+  posts: PostsRepository;
+  users: UsersRepository;
+  /** Moderation decisions change what the feed shows: its shared first page is dropped. */
+  feedCache: FeedCache;
+}
+
+/** Moderation: checking new posts, reports, the queue, decisions, analytics. */
+export function createModeration(
+  { config, logger, db, redis, imageClassifier }: FeatureDeps,
+  { images, posts, users, feedCache }: ModerationParts,
+) {
+  const queue = new QueueRepository(db.pool);
+  const onVisibilityChange = () => feedCache.clear();
+  const classifier =
+    imageClassifier !== undefined
+      ? imageClassifier
+      : config.MODERATION_IMAGE_CHECK
+        ? new NsfwClassifier()
+        : null;
+  const checker = new PostChecker(
+    db.pool,
+    posts,
+    queue,
+    new PostScorer(classifier, logger),
+    images,
+    {
+      queueThreshold: config.MODERATION_QUEUE_THRESHOLD,
+      holdThreshold: config.MODERATION_HOLD_THRESHOLD,
+    },
+    logger,
+    onVisibilityChange,
+  );
+  const service = new ModerationService(
+    db.pool,
+    queue,
+    posts,
+    checker,
+    { reportsPerHour: config.MODERATION_REPORTS_PER_HOUR },
+    onVisibilityChange,
+  );
+
+  /**
+   * Before the server listens: ADMIN_USERNAMES become admins in the role column (the only thing
+   * checked). Then, in the background, the image model loads and unfinished checks run again.
+   */
+  async function start(): Promise<void> {
+    if (config.ADMIN_USERNAMES.length > 0) {
+      const granted = await users.grantAdmins(config.ADMIN_USERNAMES);
+      if (granted.length > 0) logger.info({ usernames: granted }, 'ADMIN_USERNAMES made admins');
+    }
+    checker.start();
+  }
+
+  return {
+    service,
+    router: moderationRouter(service, new StatsRepository(db.pool), { db: db.pool, redis }),
+    start,
+  };
+}

@@ -1,0 +1,62 @@
+import {
+  moderationDecisionBodySchema,
+  popularQuerySchema,
+  reportBodySchema,
+} from '@tapgram/shared';
+import { Router } from 'express';
+import { checkReadiness } from '../../core/health';
+import { parseInput } from '../../core/errors';
+import type { Queryable } from '../../core/db';
+import type { Redis } from '../../core/redis';
+import { requireViewer, viewerOf } from '../accounts/viewer';
+import type { ModerationService } from './moderation-service';
+import type { StatsRepository } from './stats-repository';
+
+/** Mounted inside the LOLGram router, after the viewer is resolved. */
+export function moderationRouter(
+  service: ModerationService,
+  stats: StatsRepository,
+  health: { db: Queryable; redis: Redis | null },
+): Router {
+  const router = Router();
+
+  // Every /admin path, known or not, is for admins: 401 or 403 before any 404.
+  router.use('/admin', (_req, res, next) => {
+    service.requireAdmin(viewerOf(res));
+    next();
+  });
+
+  router.post('/posts/:id/report', async (req, res) => {
+    const body = parseInput(reportBodySchema, req.body);
+    await service.report(requireViewer(req, res), req.params.id, body);
+    res.status(201).json({ reported: true });
+  });
+
+  router.get('/admin/moderation/queue', async (_req, res) => {
+    res.json(await service.queue(viewerOf(res)));
+  });
+
+  router.post('/admin/moderation/:queueId', async (req, res) => {
+    const { decision, notes } = parseInput(moderationDecisionBodySchema, req.body);
+    res.json(await service.decide(viewerOf(res), req.params.queueId, decision, notes));
+  });
+
+  router.get('/admin/stats', async (_req, res) => {
+    const [figures, readiness] = await Promise.all([
+      stats.stats(),
+      checkReadiness(health.db, health.redis),
+    ]);
+    res.json({
+      ...figures,
+      health: { ...readiness.checks, imageCheck: service.checker.imageCheckState() },
+    });
+  });
+
+  router.get('/analytics/popular', async (req, res) => {
+    service.requireAdmin(viewerOf(res));
+    const { timeframe, limit } = parseInput(popularQuerySchema, req.query);
+    res.json(await stats.popular(timeframe, limit));
+  });
+
+  return router;
+}

@@ -1,0 +1,287 @@
+import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
+import type pg from 'pg';
+import { toggleRow, type Queryable } from '../../core/db';
+import type { UsersRepository } from '../accounts/users-repository';
+import { encodeCursor, type Cursor } from './post-cursor';
+import { imageUrl } from '../images/image-store';
+
+interface PostRow {
+  id: string;
+  user_id: string;
+  username: string;
+  avatar_key: string | null;
+  wallet_address: string | null;
+  image_key: string;
+  thumbnail_key: string;
+  caption: string;
+  location_name: string | null;
+  location_lat: number | null;
+  location_lng: number | null;
+  lol_count: number;
+  comment_count: number;
+  is_liked: boolean;
+  status: PostStatus;
+  created_at: Date;
+  cursor_at: string;
+}
+
+function toPost(row: PostRow): Post {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    username: row.username,
+    userAvatar: row.avatar_key ? imageUrl(row.avatar_key) : null,
+    imageUrl: imageUrl(row.image_key),
+    thumbnailUrl: imageUrl(row.thumbnail_key),
+    caption: row.caption,
+    location:
+      row.location_name === null
+        ? null
+        : { name: row.location_name, lat: row.location_lat ?? 0, lng: row.location_lng ?? 0 },
+    lolCount: row.lol_count,
+    isLiked: row.is_liked,
+    commentCount: row.comment_count,
+    createdAt: row.created_at.toISOString(),
+    canMintNFT: row.wallet_address !== null,
+    cursor: encodeCursor(row.cursor_at, row.id),
+    // Only the author (and the create answer) ever sees a post that is not public yet.
+    ...(row.status === 'checking' || row.status === 'held' ? { moderation: row.status } : {}),
+  };
+}
+
+// The author's current name and avatar, and whether the viewer ($1) LOLed it.
+const SELECT = `
+  SELECT p.id, p.user_id, u.username, u.avatar_key, u.wallet_address, p.image_key, p.thumbnail_key,
+         p.caption, p.location_name, p.location_lat, p.location_lng, p.lol_count, p.comment_count,
+         p.status, p.created_at, p.created_at::text AS cursor_at,
+         EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1) AS is_liked
+    FROM posts p JOIN lolgram_users u ON u.id = p.user_id`;
+
+const NOBODY = '00000000-0000-0000-0000-000000000000';
+
+/** A move of a post's status: from what it was to what it is now (the same when it stayed). */
+export interface Move {
+  userId: string;
+  was: PostStatus;
+  now: PostStatus;
+}
+
+export interface UncheckedPost {
+  id: string;
+  caption: string;
+  imageKey: string;
+  createdAt: string;
+}
+
+/**
+ * The posts table's one writer: posts, their LOL counts and their moderation status. The author's
+ * post count (the number of their visible posts) moves with every status move, in the same
+ * transaction.
+ */
+export class PostsRepository {
+  constructor(
+    private readonly db: Queryable,
+    private readonly users: UsersRepository,
+  ) {}
+
+  /** A new post is 'checking' (public nowhere, not counted) until its automatic check ends. */
+  async insert(
+    client: pg.PoolClient,
+    post: {
+      id: string;
+      userId: string;
+      caption: string;
+      imageKey: string;
+      thumbnailKey: string;
+      location?: PostLocation;
+    },
+  ): Promise<void> {
+    await client.query(
+      `INSERT INTO posts (id, user_id, caption, image_key, thumbnail_key, location_name, location_lat, location_lng, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'checking')`,
+      [
+        post.id,
+        post.userId,
+        post.caption,
+        post.imageKey,
+        post.thumbnailKey,
+        post.location?.name ?? null,
+        post.location?.lat ?? null,
+        post.location?.lng ?? null,
+      ],
+    );
+  }
+
+  async byId(id: string, viewerId: string | null): Promise<Post | null> {
+    const { rows } = await this.db.query<PostRow>(`${SELECT} WHERE p.id = $2`, [
+      viewerId ?? NOBODY,
+      id,
+    ]);
+    return rows[0] ? toPost(rows[0]) : null;
+  }
+
+  /**
+   * The feed page: a named statement, so each connection plans it once, and one statement per
+   * shape (first page, next pages) so that both keep their index scan.
+   */
+  async feed(viewerId: string | null, limit: number, before: Cursor | null): Promise<Post[]> {
+    const viewer = viewerId ?? NOBODY;
+    const { rows } = before
+      ? await this.db.query<PostRow>({
+          name: 'lolgram-feed-after',
+          text: `${SELECT} WHERE p.status = 'visible' AND (p.created_at, p.id) < ($3::timestamptz, $4::uuid)
+                  ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
+          values: [viewer, limit, before.at, before.id],
+        })
+      : await this.db.query<PostRow>({
+          name: 'lolgram-feed',
+          text: `${SELECT} WHERE p.status = 'visible' ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
+          values: [viewer, limit],
+        });
+    return rows.map(toPost);
+  }
+
+  /** Which of these posts the viewer LOLed. */
+  /**
+   * A reader's LOLs on some posts and those posts' counts, read together: the shared feed page may
+   * be a second old, and a reader who just LOLed must see their LOL and its count agree.
+   */
+  async lolStateOf(
+    viewerId: string,
+    postIds: string[],
+  ): Promise<Map<string, { lolCount: number; isLiked: boolean }>> {
+    if (postIds.length === 0) return new Map();
+    const { rows } = await this.db.query<{ id: string; lol_count: number; is_liked: boolean }>({
+      name: 'lolgram-lol-state-of',
+      text: `SELECT p.id, p.lol_count,
+                    EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1)
+                      AS is_liked
+               FROM posts p WHERE p.id = ANY($2::uuid[])`,
+      values: [viewerId, postIds],
+    });
+    return new Map(rows.map((row) => [row.id, { lolCount: row.lol_count, isLiked: row.is_liked }]));
+  }
+
+  /** A user's posts with one of `statuses`, newest first, a page at a time. */
+  async byUser(
+    viewerId: string | null,
+    userId: string,
+    page: { statuses: PostStatus[]; limit: number; before: Cursor | null },
+  ): Promise<Post[]> {
+    const { rows } = await this.db.query<PostRow>(
+      `${SELECT} WHERE p.user_id = $2 AND p.status = ANY($3::text[])
+          AND ($5::timestamptz IS NULL OR (p.created_at, p.id) < ($5::timestamptz, $6::uuid))
+        ORDER BY p.created_at DESC, p.id DESC LIMIT $4`,
+      [viewerId ?? NOBODY, userId, page.statuses, page.limit, page.before?.at, page.before?.id],
+    );
+    return rows.map(toPost);
+  }
+
+  async isVisible(id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      "SELECT 1 FROM posts WHERE id = $1 AND status = 'visible'",
+      [id],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Adds or removes a LOL; the count moves only when a row really changed. */
+  async setLol(client: pg.PoolClient, postId: string, userId: string, lol: boolean) {
+    const delta = await toggleRow(
+      client,
+      lol,
+      {
+        insert: 'INSERT INTO post_lols (post_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        remove: 'DELETE FROM post_lols WHERE post_id = $1 AND user_id = $2',
+      },
+      [postId, userId],
+    );
+    const { rows } = await client.query<{ lol_count: number }>(
+      'UPDATE posts SET lol_count = lol_count + $2 WHERE id = $1 RETURNING lol_count',
+      [postId, delta],
+    );
+    return { lolCount: rows[0].lol_count, isLiked: lol };
+  }
+
+  /** Records views of visible posts, once per viewer, post and hour. */
+  async recordViews(postIds: string[], viewerKey: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO post_views (post_id, viewer_key, view_hour)
+       SELECT p.id, $2, date_trunc('hour', now()) FROM posts p
+        WHERE p.id = ANY($1::uuid[]) AND p.status = 'visible'
+       ON CONFLICT DO NOTHING`,
+      [postIds, viewerKey],
+    );
+  }
+
+  /** Who may see a post's images: its author and status, and its two keys (by primary key). */
+  async imageAccess(postId: string) {
+    const { rows } = await this.db.query<{
+      userId: string;
+      status: PostStatus;
+      imageKey: string;
+      thumbnailKey: string;
+    }>(
+      `SELECT user_id AS "userId", status, image_key AS "imageKey", thumbnail_key AS "thumbnailKey"
+         FROM posts WHERE id = $1`,
+      [postId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Moves a post to `to` when its status is one of `from`; otherwise it stays where it is (a
+   * rejected post is never approved back, a late score does not move a decided post). Answers
+   * null when the post does not exist.
+   */
+  async move(
+    client: pg.PoolClient,
+    postId: string,
+    from: PostStatus[],
+    to: PostStatus,
+  ): Promise<Move | null> {
+    // NO KEY UPDATE: a concurrent LOL (which holds KEY SHARE on the post) is not blocked by it.
+    const { rows } = await client.query<{ user_id: string; status: PostStatus }>(
+      'SELECT user_id, status FROM posts WHERE id = $1 FOR NO KEY UPDATE',
+      [postId],
+    );
+    const post = rows[0];
+    if (!post) return null;
+    if (!from.includes(post.status) || post.status === to) {
+      return { userId: post.user_id, was: post.status, now: post.status };
+    }
+    await client.query('UPDATE posts SET status = $2 WHERE id = $1', [postId, to]);
+    const delta = Number(to === 'visible') - Number(post.status === 'visible');
+    if (delta !== 0) await this.users.addToPostCount(client, post.user_id, delta);
+    return { userId: post.user_id, was: post.status, now: to };
+  }
+
+  /** Records the automatic score and ends the check: visible or held, if it is still checking. */
+  async finishCheck(
+    client: pg.PoolClient,
+    postId: string,
+    score: number,
+    hold: boolean,
+  ): Promise<Move | null> {
+    await client.query('UPDATE posts SET ai_score = $2 WHERE id = $1', [postId, score.toFixed(3)]);
+    return this.move(client, postId, ['checking'], hold ? 'held' : 'visible');
+  }
+
+  /** Posts still checking that were created up to `until`, oldest first, after `after`. */
+  async unchecked(
+    until: Date,
+    limit: number,
+    after: { at: string; id: string } | null,
+  ): Promise<UncheckedPost[]> {
+    const { rows } = await this.db.query<UncheckedPost>(
+      `SELECT id, caption, image_key AS "imageKey", created_at::text AS "createdAt"
+         FROM posts
+        WHERE status = 'checking' AND created_at <= $1
+          AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4::uuid))
+        ORDER BY created_at, id
+        LIMIT $2`,
+      [until, limit, after?.at ?? null, after?.id ?? null],
+    );
+    return rows;
+  }
+}

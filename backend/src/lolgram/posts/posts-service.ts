@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
+import type pg from 'pg';
+import { withTransaction } from '../../core/db';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
+import { postIdOfImageKey, type ImageStore } from '../images/image-store';
+import { processImage } from '../images/image-pipeline';
+import type { FeedCache } from './feed-cache';
+import { parseCursor } from './post-cursor';
+import type { PostsRepository } from './posts-repository';
+import type { Viewer } from '../accounts/sessions';
+import { isId } from '../../core/ids';
+
+/** The rules of posts: who may post, the image pipeline, the feed, LOLs and views. */
+export class PostsService {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly posts: PostsRepository,
+    private readonly images: ImageStore,
+    private readonly feedCache: FeedCache,
+    /** Told of every new post (the automatic moderation check, which makes it public or not). */
+    private readonly onCreated: (post: Post, image: Buffer) => void = () => undefined,
+  ) {}
+
+  async create(
+    viewer: Viewer,
+    fields: { userId: string; caption: string; location?: PostLocation },
+    upload: Buffer,
+  ): Promise<Post> {
+    if (fields.userId !== viewer.id) throw new ForbiddenError('You can only post as yourself');
+    const { full, thumbnail } = await processImage(upload, { square: false });
+    const id = randomUUID();
+    const imageKey = `posts/${id}/${randomUUID()}-full.jpg`;
+    const thumbnailKey = `posts/${id}/${randomUUID()}-thumb.jpg`;
+    await Promise.all([this.images.put(imageKey, full), this.images.put(thumbnailKey, thumbnail)]);
+    try {
+      await withTransaction(this.pool, (client) =>
+        this.posts.insert(client, {
+          id,
+          userId: viewer.id,
+          caption: fields.caption,
+          imageKey,
+          thumbnailKey,
+          location: fields.location,
+        }),
+      );
+    } catch (error) {
+      // No row, no files: the upload leaves nothing half-written.
+      await Promise.all([this.images.delete(imageKey), this.images.delete(thumbnailKey)]);
+      throw error;
+    }
+    const post = await this.posts.byId(id, viewer.id);
+    if (!post) throw new NotFoundError('Post not found');
+    this.onCreated(post, full);
+    return post;
+  }
+
+  /**
+   * A feed page. The first page is shared: anonymous readers get the cached page itself (the same
+   * array for a second), signed-in readers a copy with their own LOLs read fresh.
+   */
+  async feed(
+    viewer: Viewer | null,
+    limit: number,
+    before: string | undefined,
+  ): Promise<readonly Post[]> {
+    if (before) return this.posts.feed(viewer?.id ?? null, limit, cursorOf(before));
+    const page = await this.feedCache.firstPage(limit, () => this.posts.feed(null, limit, null));
+    if (!viewer) return page;
+    const lols = await this.posts.lolStateOf(
+      viewer.id,
+      page.map((post) => post.id),
+    );
+    return page.map((post) => ({
+      ...post,
+      ...(lols.get(post.id) ?? { isLiked: false }),
+    }));
+  }
+
+  /** A user's public posts; their author also sees the ones still checking or held. */
+  byUser(
+    viewer: Viewer | null,
+    userId: string,
+    page: { limit: number; before?: string },
+  ): Promise<Post[]> {
+    const before = page.before ? cursorOf(page.before) : null;
+    if (!isId(userId)) return Promise.resolve([]);
+    const statuses: PostStatus[] =
+      viewer?.id === userId ? ['visible', 'checking', 'held'] : ['visible'];
+    return this.posts.byUser(viewer?.id ?? null, userId, { statuses, limit: page.limit, before });
+  }
+
+  async setLol(viewer: Viewer, postId: string, lol: boolean) {
+    if (!isId(postId) || !(await this.posts.isVisible(postId)))
+      throw new NotFoundError('Post not found');
+    return withTransaction(this.pool, (client) =>
+      this.posts.setLol(client, postId, viewer.id, lol),
+    );
+  }
+
+  recordViews(postIds: string[], viewerKey: string): Promise<void> {
+    return this.posts.recordViews([...new Set(postIds)], viewerKey);
+  }
+
+  /**
+   * An image and whether it may be cached publicly: avatars and visible posts' images are public;
+   * a post still checking or held shows only to its author and admins, and a rejected one to
+   * nobody. The post is found by the id in its key, through the primary key.
+   */
+  async image(
+    key: string,
+    viewer: () => Promise<Viewer | null>,
+  ): Promise<{ bytes: Buffer; isPublic: boolean }> {
+    const notFound = new NotFoundError('Image not found');
+    let isPublic = key.startsWith('avatars/');
+    if (!isPublic) {
+      const postId = postIdOfImageKey(key);
+      const post = postId ? await this.posts.imageAccess(postId) : null;
+      if (!post || (key !== post.imageKey && key !== post.thumbnailKey)) throw notFound;
+      isPublic = post.status === 'visible';
+      if (post.status === 'rejected') throw notFound;
+      if (!isPublic) {
+        const who = await viewer();
+        if (!who || (who.id !== post.userId && who.role !== 'admin')) throw notFound;
+      }
+    }
+    const bytes = await this.images.get(key);
+    if (!bytes) throw notFound;
+    return { bytes, isPublic };
+  }
+}
+
+function cursorOf(before: string) {
+  const cursor = parseCursor(before);
+  if (!cursor) throw new ValidationError('Invalid cursor');
+  return cursor;
+}

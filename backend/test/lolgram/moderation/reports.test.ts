@@ -1,0 +1,99 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../helpers/server';
+import { makeAccount, makeName, type Account } from '../builders';
+import { makeAdmin } from './builders';
+import { makeVisiblePost } from '../post-checks';
+
+const LIMIT = 3;
+
+describe('reports', () => {
+  let server: TestServer;
+  let admin: Account;
+  let author: Account;
+  const adminName = makeName('boss');
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: {
+        ADMIN_USERNAMES: adminName,
+        MODERATION_REPORTS_PER_HOUR: String(LIMIT),
+        MODERATION_IMAGE_CHECK: 'off',
+      },
+    });
+    admin = await makeAdmin(server, adminName);
+    author = await makeAccount(server.url);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const report = (who: Account, postId: string, body: object) =>
+    who.agent.post(`/api/lolgram/posts/${postId}/report`).send(body);
+  const itemFor = async (postId: string) =>
+    (
+      (await admin.agent.get('/api/lolgram/admin/moderation/queue')).body as {
+        contentId: string;
+        reason: string;
+        reportCount: number;
+      }[]
+    ).find((item) => item.contentId === postId);
+
+  it('takes a reason from the list, once per user per post, into one queue item', async () => {
+    const post = await makeVisiblePost(author, { caption: 'totally fine' });
+    const [first, second] = [await makeAccount(server.url), await makeAccount(server.url)];
+    const anonymous = await request(server.url)
+      .post(`/api/lolgram/posts/${post.id}/report`)
+      .send({ reason: 'spam' });
+    expect(anonymous.status).toBe(401);
+    expect((await report(first, post.id, { reason: 'spam' })).status).toBe(201);
+    expect((await report(first, post.id, { reason: 'spam' })).status).toBe(409);
+    const details = 'It links to a scam in every comment.';
+    expect((await report(second, post.id, { reason: 'other', details })).status).toBe(201);
+    const item = await itemFor(post.id);
+    expect(item).toMatchObject({ reportCount: 2, reason: 'Reported: spam; Reported: other' });
+    const { rows } = await server.db.pool.query(
+      'SELECT reason, details FROM post_reports WHERE post_id = $1 ORDER BY reason',
+      [post.id],
+    );
+    expect(rows).toEqual([
+      { reason: 'other', details },
+      { reason: 'spam', details: null },
+    ]);
+  });
+
+  it('refuses free-text reasons, long details, self-reports and posts that are not public', async () => {
+    const post = await makeVisiblePost(author, { caption: 'mine' });
+    const reporter = await makeAccount(server.url);
+    for (const body of [{}, { reason: '' }, { reason: 'I just do not like it' }, { reason: '%' }]) {
+      expect((await report(reporter, post.id, body)).status).toBe(400);
+    }
+    const long = await report(reporter, post.id, { reason: 'other', details: 'x'.repeat(501) });
+    expect(long.status).toBe(400);
+    const self = await report(author, post.id, { reason: 'spam' });
+    expect(self.status).toBe(400);
+    expect(self.body.error).toMatch(/own post/);
+    expect((await report(reporter, crypto.randomUUID(), { reason: 'spam' })).status).toBe(404);
+    expect((await report(reporter, 'not-a-post', { reason: 'spam' })).status).toBe(404);
+    expect(await itemFor(post.id)).toBeUndefined();
+  });
+
+  it(`holds a reporter to ${LIMIT} reports an hour, even when they are sent at once`, async () => {
+    const posts = [];
+    for (let i = 0; i < 2 * LIMIT; i += 1) {
+      posts.push(await makeVisiblePost(author, { caption: `target ${i}` }));
+    }
+    const busy = await makeAccount(server.url);
+    const answers = await Promise.all(
+      posts.map((post) => report(busy, post.id, { reason: 'spam' })),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([...Array(LIMIT).fill(201), ...Array(LIMIT).fill(429)]);
+    const { rows } = await server.db.pool.query(
+      'SELECT count(*)::int AS n FROM post_reports WHERE reporter_id = $1',
+      [busy.user.id],
+    );
+    expect(rows[0].n).toBe(LIMIT);
+    const other = await makeAccount(server.url);
+    expect((await report(other, posts[0].id, { reason: 'nudity' })).status).toBe(201);
+  });
+});
