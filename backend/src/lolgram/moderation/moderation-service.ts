@@ -57,12 +57,9 @@ export class ModerationService {
   async report(viewer: Viewer, postId: string, { reason, details }: ReportBody): Promise<void> {
     if (!isId(postId)) throw new NotFoundError('Post not found');
     await withTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ user_id: string }>(
-        "SELECT user_id FROM posts WHERE id = $1 AND status = 'visible'",
-        [postId],
-      );
-      if (!rows[0]) throw new NotFoundError('Post not found');
-      if (rows[0].user_id === viewer.id)
+      const author = await this.posts.visibleAuthor(client, postId);
+      if (!author) throw new NotFoundError('Post not found');
+      if (author === viewer.id)
         throw new ValidationError('You cannot report your own post');
       const recent = await this.queueRepo.lockReporterAndCount(client, viewer.id);
       if (recent >= this.settings.reportsPerHour) {

@@ -177,6 +177,15 @@ export class PostsRepository {
     return rows.map(toPost);
   }
 
+  /** The author of a visible post; null when there is no such post or it is not public. */
+  async visibleAuthor(client: Queryable, id: string): Promise<string | null> {
+    const { rows } = await client.query<{ user_id: string }>(
+      "SELECT user_id FROM posts WHERE id = $1 AND status = 'visible'",
+      [id],
+    );
+    return rows[0]?.user_id ?? null;
+  }
+
   async isVisible(id: string): Promise<boolean> {
     const { rowCount } = await this.db.query(
       "SELECT 1 FROM posts WHERE id = $1 AND status = 'visible'",
