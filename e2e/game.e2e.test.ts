@@ -5,11 +5,14 @@ import { chromiumPath, launch, screenshotPath } from './browser';
 
 const executable = chromiumPath();
 
+/** Taps `times` times, each tap once the session tile shows the one before. */
 async function tapTimes(page: Page, times: number) {
   const character = page.getByTestId('tap-character');
-  for (let i = 0; i < times; i += 1) {
+  const session = page.getByTestId('stat-Session');
+  const before = Number(await session.textContent());
+  for (let i = 1; i <= times; i += 1) {
     await character.click();
-    await page.waitForTimeout(70);
+    await expect.poll(() => session.textContent(), { timeout: 10_000 }).toBe(String(before + i));
   }
 }
 

@@ -1,5 +1,5 @@
 import { createLogger } from '../../src/core/logger';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createExpiryCleanup } from '../../src/lolgram/accounts/expiry-cleanup';
 import { SessionStore } from '../../src/lolgram/accounts/sessions';
 import { WalletAuth } from '../../src/lolgram/accounts/wallet-auth';
@@ -55,16 +55,48 @@ describe('cleanup of expired nonces and sessions', () => {
 
   it('runs on its timer until stopped', async () => {
     const { stale } = await seed();
+    const nonces = new WalletAuth(server.db.pool);
+    let runsStarted = 0;
     const cleanup = createExpiryCleanup(
-      { nonces: new WalletAuth(server.db.pool), sessions: new SessionStore(server.db.pool) },
+      {
+        // The first table: a run calls it as soon as it starts.
+        nonces: {
+          deleteExpired: (now) => {
+            runsStarted += 1;
+            return nonces.deleteExpired(now);
+          },
+        },
+        sessions: new SessionStore(server.db.pool),
+      },
       createLogger('silent'),
       50,
     );
-    cleanup.start();
-    await expect.poll(() => exists('wallet_nonces', 'nonce', stale), { timeout: 5000 }).toBe(false);
-    await cleanup.stop();
-    const { stale: later } = await seed();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await exists('wallet_nonces', 'nonce', later)).toBe(true);
+    // Only the cleanup's interval runs on the fake clock; the database keeps its own timers.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      cleanup.start();
+      vi.advanceTimersByTime(49);
+      expect(runsStarted).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(runsStarted).toBe(1);
+      // Stopping waits for the run the timer started.
+      await cleanup.stop();
+      expect(await exists('wallet_nonces', 'nonce', stale)).toBe(false);
+
+      const { stale: later } = await seed();
+      let ticks = 0;
+      const witness = setInterval(() => {
+        ticks += 1;
+      }, 50);
+      vi.advanceTimersByTime(10 * 50);
+      clearInterval(witness);
+      // Ten intervals went by after the stop, and none of them started a run.
+      expect(ticks).toBe(10);
+      expect(runsStarted).toBe(1);
+      await cleanup.stop();
+      expect(await exists('wallet_nonces', 'nonce', later)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
