@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAppPage } from '@tapgram/shared/routes';
+import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { proxyTrust } from './proxy-trust';
@@ -12,6 +15,7 @@ import type { Feature } from './feature';
 import { healthRouter } from './health';
 import type { Logger } from './logger';
 import type { Redis } from './redis';
+import { COMPRESS_THRESHOLD_BYTES } from './fast-route';
 import { requestId } from './request-id';
 import { rejectBadUrls } from './request-url';
 
@@ -100,6 +104,8 @@ export function createApp({
   app.use(healthRouter(db, redis));
 
   const api = express.Router();
+  // JSON answers above a small size go out compressed (the fast routes do the same).
+  api.use(compression({ threshold: COMPRESS_THRESHOLD_BYTES }));
   api.use(express.json({ limit: '100kb' }));
   api.use(cookieParser(secret));
   for (const feature of features) {
@@ -109,17 +115,28 @@ export function createApp({
   app.use('/api', api);
 
   if (webDir && fs.existsSync(path.join(webDir, 'index.html'))) {
+    // Hashed assets never change: cached for a year, sent as the brotli or gzip copy the build
+    // made when the browser takes it.
     app.use(
       '/assets',
-      express.static(path.join(webDir, 'assets'), {
-        immutable: true,
-        maxAge: '1y',
-        fallthrough: false,
+      expressStaticGzip(path.join(webDir, 'assets'), {
+        enableBrotli: true,
+        orderPreference: ['br', 'gzip'],
+        serveStatic: { immutable: true, maxAge: '1y', fallthrough: false },
       }),
     );
-    app.use(express.static(webDir, { index: false, maxAge: '1h' }));
-    app.get('/{*splat}', (_req, res) => {
+    app.use(
+      expressStaticGzip(webDir, {
+        enableBrotli: true,
+        orderPreference: ['br', 'gzip'],
+        index: false,
+        serveStatic: { index: false, maxAge: '1h' },
+      }),
+    );
+    // The app for its own pages; any other path gets its "Page Not Found" with a real 404.
+    app.get('/{*splat}', compression({ threshold: COMPRESS_THRESHOLD_BYTES }), (req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
+      res.status(isAppPage(req.path) ? 200 : 404);
       res.sendFile(path.join(webDir, 'index.html'));
     });
   }
