@@ -10,7 +10,7 @@ import { z } from 'zod';
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../data', import.meta.url));
 
 /** Variables whose value an error message must never show. */
-const SECRET_VARIABLES = new Set(['SESSION_SECRET']);
+const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'S3_SECRET_ACCESS_KEY']);
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -85,6 +85,9 @@ const wholeAboveZero = () =>
     .positive('must be a whole number above 0');
 const positiveInt = (fallback: number) => wholeAboveZero().default(fallback);
 
+/** S3's bucket naming rules, so that a typo fails at start rather than at the first upload. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -137,8 +140,43 @@ export const envSchema = z
       .enum(['on', 'off'])
       .default('on')
       .transform((value) => value === 'on'),
+    /** Where images live: local disk under DATA_DIR/images, or an S3-compatible bucket. */
+    IMAGE_STORE: z.enum(['local', 's3']).default('local'),
+    /** Unset: AWS S3 itself; MinIO and other S3-compatible servers give their address. */
+    S3_ENDPOINT: optionalUrl(['http', 'https']),
+    S3_BUCKET: z
+      .string()
+      .regex(BUCKET_NAME, 'must be a bucket name: 3 to 63 lowercase letters, digits, dots or -')
+      .optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    /** Both or neither; neither: the AWS SDK's own credentials (an instance or task role). */
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    /** MinIO and most local servers want bucket/key paths rather than bucket.host names. */
+    S3_FORCE_PATH_STYLE: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
   })
   .superRefine((env, ctx) => {
+    if (env.IMAGE_STORE === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'is required with IMAGE_STORE=s3: the bucket that holds the images',
+      });
+    }
+    if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+      const [missing, given] =
+        env.S3_ACCESS_KEY_ID === undefined
+          ? ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']
+          : ['S3_SECRET_ACCESS_KEY', 'S3_ACCESS_KEY_ID'];
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: `is required with ${given}: give both, or neither for the AWS SDK's own credentials`,
+      });
+    }
     if (env.MODERATION_HOLD_THRESHOLD < env.MODERATION_QUEUE_THRESHOLD) {
       ctx.addIssue({
         code: 'custom',
@@ -161,8 +199,9 @@ const maskPassword = (value: string) =>
   value.replace(/^([a-z][a-z\d+.-]*:\/\/[^:@/]*):.*@/i, '$1:***@');
 
 function shown(name: string, value: string | undefined): string {
+  if (value === undefined) return '(unset)';
   if (SECRET_VARIABLES.has(name)) return '(value hidden)';
-  return JSON.stringify(maskPassword(value ?? ''));
+  return JSON.stringify(maskPassword(value));
 }
 
 /**

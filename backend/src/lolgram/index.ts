@@ -3,7 +3,8 @@ import { createModeration } from './moderation';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { createExpiryCleanup } from './accounts/expiry-cleanup';
 import { FeedCache } from './posts/feed-cache';
-import { imageStoreFor, isImageKey } from './images/image-store';
+import { isImageKey } from './images/image-store';
+import { imageStoreFor } from './images/image-store-for';
 import { EXPIRY_CLEANUP_INTERVAL_MS, LOLGRAM_LIMITS } from './limits';
 import { LoginGuard } from './accounts/login-guard';
 import { PasswordHasher } from './accounts/passwords';
@@ -25,7 +26,7 @@ import { sameOriginWrites } from '../core/origin';
 export function createLolgramFeature(deps: FeatureDeps): Feature {
   const { config, db, redis, logger } = deps;
   // Built once: posts, avatars and moderation read and write images in this one store.
-  const images = imageStoreFor(config.DATA_DIR);
+  const images = imageStoreFor(config);
   // New posts and moderation decisions both change the feed: they share its cache.
   const feedCache = new FeedCache();
   const usersRepository = new UsersRepository(db.pool);
@@ -88,6 +89,7 @@ export function createLolgramFeature(deps: FeatureDeps): Feature {
     router,
     fastRoutes: feedFastRoute(posts, sessions),
     start: async () => {
+      await images.check();
       cleanup.start();
       await moderation.start();
     },

@@ -146,12 +146,97 @@ describe('configuration', () => {
     expect(configError({ TRUST_PROXY: '-1' })).toMatch(/TRUST_PROXY/);
   });
 
+  it('keeps images on local disk by default, and reads the S3 store from its variables', () => {
+    const local = loadConfig({ S3_BUCKET: '', S3_ENDPOINT: '', S3_FORCE_PATH_STYLE: '' });
+    expect(local.IMAGE_STORE).toBe('local');
+    expect(local.S3_BUCKET).toBeUndefined();
+    expect(local.S3_ENDPOINT).toBeUndefined();
+    expect(local.S3_REGION).toBe('us-east-1');
+    expect(local.S3_FORCE_PATH_STYLE).toBe(false);
+    const s3 = loadConfig({
+      IMAGE_STORE: 's3',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_BUCKET: 'tapgram-images',
+      S3_REGION: 'eu-west-3',
+      S3_ACCESS_KEY_ID: 'tapgram',
+      S3_SECRET_ACCESS_KEY: 'a-long-secret-key',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(s3).toMatchObject({
+      IMAGE_STORE: 's3',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_BUCKET: 'tapgram-images',
+      S3_REGION: 'eu-west-3',
+      S3_ACCESS_KEY_ID: 'tapgram',
+      S3_SECRET_ACCESS_KEY: 'a-long-secret-key',
+      S3_FORCE_PATH_STYLE: true,
+    });
+    // Without a key pair, the AWS SDK finds its own credentials (an instance or task role).
+    const role = loadConfig({ IMAGE_STORE: 's3', S3_BUCKET: 'tapgram-images' });
+    expect(role.S3_ACCESS_KEY_ID).toBeUndefined();
+    expect(role.S3_SECRET_ACCESS_KEY).toBeUndefined();
+  });
+
+  it('refuses IMAGE_STORE=s3 without a bucket, naming S3_BUCKET', () => {
+    expect(configError({ IMAGE_STORE: 's3' })).toBe(
+      'Invalid configuration: S3_BUCKET (unset): is required with IMAGE_STORE=s3: the bucket that holds the images',
+    );
+    expect(configError({ IMAGE_STORE: 's3', S3_BUCKET: ' ' })).toMatch(
+      /^Invalid configuration: S3_BUCKET /,
+    );
+  });
+
+  it('names each bad S3 variable', () => {
+    expect(configError({ IMAGE_STORE: 'disk' })).toMatch(
+      /^Invalid configuration: IMAGE_STORE "disk"/,
+    );
+    for (const bucket of ['Tapgram_Images', 'ab', '-tapgram', 'tapgram/images']) {
+      expect(configError({ IMAGE_STORE: 's3', S3_BUCKET: bucket })).toMatch(
+        /^Invalid configuration: S3_BUCKET .*: must be a bucket name/,
+      );
+    }
+    expect(configError({ S3_ENDPOINT: 'minio:9000' })).toMatch(
+      /^Invalid configuration: S3_ENDPOINT "minio:9000": must be a URL starting with http:\/\/ or https:\/\//,
+    );
+    expect(configError({ S3_FORCE_PATH_STYLE: 'yes' })).toMatch(
+      /^Invalid configuration: S3_FORCE_PATH_STYLE "yes"/,
+    );
+  });
+
+  it('wants both halves of the S3 key pair or neither, and never echoes the secret key', () => {
+    const noSecret = configError({
+      IMAGE_STORE: 's3',
+      S3_BUCKET: 'images',
+      S3_ACCESS_KEY_ID: 'id',
+    });
+    expect(noSecret).toMatch(
+      /^Invalid configuration: S3_SECRET_ACCESS_KEY \(unset\): is required with S3_ACCESS_KEY_ID/,
+    );
+    const noId = configError({
+      IMAGE_STORE: 's3',
+      S3_BUCKET: 'images',
+      S3_SECRET_ACCESS_KEY: 'hunter2-secret-key',
+    });
+    expect(noId).toMatch(
+      /^Invalid configuration: S3_ACCESS_KEY_ID \(unset\): is required with S3_SECRET_ACCESS_KEY/,
+    );
+    expect(noId).not.toContain('hunter2');
+    const bad = configError({
+      IMAGE_STORE: 's3',
+      S3_BUCKET: 'Bad_Bucket',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'hunter2-secret-key',
+    });
+    expect(bad).toMatch(/S3_BUCKET/);
+    expect(bad).not.toContain('hunter2');
+  });
+
   it('is documented whole: every variable in the README table and in .env.example', () => {
     const root = path.dirname(REPO_DATA_DIR);
     const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
     const example = fs.readFileSync(path.join(root, '.env.example'), 'utf8');
-    const inTable = new Set([...readme.matchAll(/^\| `([A-Z_]+)`/gm)].map((m) => m[1]));
-    const inExample = new Set([...example.matchAll(/^#? ?([A-Z_]+)=/gm)].map((m) => m[1]));
+    const inTable = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)`/gm)].map((m) => m[1]));
+    const inExample = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
     const variables = Object.keys(envSchema.shape).sort();
     expect([...inTable].sort()).toEqual(variables);
     expect([...inExample].sort()).toEqual(variables);
