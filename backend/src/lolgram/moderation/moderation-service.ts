@@ -59,8 +59,7 @@ export class ModerationService {
     await withTransaction(this.pool, async (client) => {
       const author = await this.posts.visibleAuthor(client, postId);
       if (!author) throw new NotFoundError('Post not found');
-      if (author === viewer.id)
-        throw new ValidationError('You cannot report your own post');
+      if (author === viewer.id) throw new ValidationError('You cannot report your own post');
       const recent = await this.queueRepo.lockReporterAndCount(client, viewer.id);
       if (recent >= this.settings.reportsPerHour) {
         throw new TooManyRequestsError('Too many reports: try again later');
