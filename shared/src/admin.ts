@@ -1,15 +1,7 @@
 import { z } from 'zod';
+import { ANALYTICS_DEFAULT_LIMIT, ANALYTICS_DEFAULT_TIMEFRAME } from './constants';
+import { ignoredFields } from './ignored-fields';
 import { text } from './validation';
-
-export const moderationQueueItemSchema = z.object({
-  id: z.string(),
-  contentType: z.string(),
-  contentId: z.string(),
-  aiScore: z.string(),
-  reason: z.string(),
-  createdAt: z.string(),
-});
-export type ModerationQueueItem = z.infer<typeof moderationQueueItemSchema>;
 
 export const moderationDecisionSchema = z.enum(['approved', 'rejected'], {
   error: 'decision must be "approved" or "rejected"',
@@ -17,7 +9,7 @@ export const moderationDecisionSchema = z.enum(['approved', 'rejected'], {
 export type ModerationDecision = z.infer<typeof moderationDecisionSchema>;
 
 export const moderationDecisionBodySchema = z.object({
-  moderatorId: text().optional(),
+  moderatorId: ignoredFields.moderatorId,
   decision: moderationDecisionSchema,
   notes: text().max(1000).optional(),
 });
@@ -31,6 +23,7 @@ export const moderationNotes = {
 export const analyticsTimeframeSchema = z.enum(['day', 'week', 'month']);
 export type AnalyticsTimeframe = z.infer<typeof analyticsTimeframeSchema>;
 
+/** The spec's snake_case, kept on the wire (every other answer is camelCase): `post_id`, `view_count`. */
 export const popularItemSchema = z.object({ post_id: z.string(), view_count: z.number().int() });
 export type PopularItem = z.infer<typeof popularItemSchema>;
 
@@ -52,6 +45,10 @@ export const reportBodySchema = z.object({
 });
 export type ReportBody = z.infer<typeof reportBodySchema>;
 
+/** The answer to a report. */
+export const reportAnswerSchema = z.object({ reported: z.literal(true) });
+export type ReportAnswer = z.infer<typeof reportAnswerSchema>;
+
 /** Where a post stands: checking (automatic check running), visible, held (for a moderator), rejected. */
 export const postStatusSchema = z.enum(['checking', 'visible', 'held', 'rejected']);
 export type PostStatus = z.infer<typeof postStatusSchema>;
@@ -71,7 +68,13 @@ export const moderationDecisionAnswerSchema = z.object({
 export type ModerationDecisionAnswer = z.infer<typeof moderationDecisionAnswerSchema>;
 
 /** A queue item with what a moderator needs to decide without leaving the page. */
-export const moderationQueueEntrySchema = moderationQueueItemSchema.extend({
+export const moderationQueueEntrySchema = z.object({
+  id: z.string(),
+  contentType: z.string(),
+  contentId: z.string(),
+  aiScore: z.string(),
+  reason: z.string(),
+  createdAt: z.string(),
   reportCount: z.number().int(),
   post: z
     .object({
@@ -86,8 +89,8 @@ export const moderationQueueEntrySchema = moderationQueueItemSchema.extend({
 export type ModerationQueueEntry = z.infer<typeof moderationQueueEntrySchema>;
 
 export const popularQuerySchema = z.object({
-  timeframe: analyticsTimeframeSchema.default('week'),
-  limit: z.coerce.number().int().min(1).max(100).default(10),
+  timeframe: analyticsTimeframeSchema.default(ANALYTICS_DEFAULT_TIMEFRAME),
+  limit: z.coerce.number().int().min(1).max(100).default(ANALYTICS_DEFAULT_LIMIT),
 });
 
 export const adminStatsSchema = z.object({

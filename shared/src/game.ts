@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT, POINTS_PER_TAP } from './constants';
+import { ignoredFields } from './ignored-fields';
 import { countryCodeSchema, usernameSchema } from './validation';
 
 /** Ids are opaque strings on the wire (UUIDs). */
@@ -28,11 +29,10 @@ export const createUserBodySchema = z.object({
 });
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 
-/** The client sends its counts as the spec says; the server ignores them and starts at zero. */
 export const createSessionBodySchema = z.object({
   userId: idSchema,
-  sessionPoints: z.number().int().nonnegative().optional(),
-  sessionTaps: z.number().int().nonnegative().optional(),
+  sessionPoints: ignoredFields.sessionPoints,
+  sessionTaps: ignoredFields.sessionTaps,
 });
 export type CreateSessionBody = z.infer<typeof createSessionBodySchema>;
 
@@ -40,8 +40,8 @@ export const tapBodySchema = z.object({
   userId: idSchema,
   sessionId: idSchema,
   pointsPerTap: z.literal(POINTS_PER_TAP, { error: `pointsPerTap must be ${POINTS_PER_TAP}` }),
-  sessionPoints: z.number().int().nonnegative().optional(),
-  sessionTaps: z.number().int().nonnegative().optional(),
+  sessionPoints: ignoredFields.sessionPoints,
+  sessionTaps: ignoredFields.sessionTaps,
 });
 export type TapBody = z.infer<typeof tapBodySchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USER_POSTS_PAGE } from './constants';
+import { FEED_LIMIT, USER_POSTS_PAGE } from './constants';
 import {
   bioSchema,
   captionSchema,
@@ -19,15 +19,24 @@ export const lolgramUserSchema = z.object({
   postCount: z.number().int(),
   walletAddress: z.string().nullable(),
   isVerified: z.boolean(),
-  /** Only on the signed-in user's own answer (GET /api/lolgram/users/me). */
-  isAdmin: z.boolean().optional(),
 });
 export type LolgramUser = z.infer<typeof lolgramUserSchema>;
+
+/** GET /api/lolgram/users/me: the signed-in user, and whether they are an admin (only here). */
+export const meAnswerSchema = lolgramUserSchema.extend({ isAdmin: z.boolean() });
+export type MeAnswer = z.infer<typeof meAnswerSchema>;
+
+/** The answer to PUT /api/lolgram/users/:id/avatar. */
+export const avatarAnswerSchema = z.object({ user: lolgramUserSchema });
+export type AvatarAnswer = z.infer<typeof avatarAnswerSchema>;
 
 export const authMethodSchema = z.enum(['password', 'wallet']);
 export type AuthMethod = z.infer<typeof authMethodSchema>;
 
-/** The client's stored LOLGram session (spec section 3), valid for 7 days from `timestamp`. */
+/**
+ * The copy of the signed-in user a browser keeps (localStorage) to show them at once on the next
+ * visit, valid for 7 days from `timestamp` (the sign-in), as long as the server's session.
+ */
 export const storedSessionSchema = z.object({
   id: z.string(),
   username: z.string(),
@@ -40,12 +49,6 @@ export const storedSessionSchema = z.object({
   isVerified: z.boolean().optional(),
 });
 export type StoredSession = z.infer<typeof storedSessionSchema>;
-
-export interface AuthState {
-  isAuthenticated: boolean;
-  user: LolgramUser | null;
-  authMethod: AuthMethod | null;
-}
 
 export const loginBodySchema = z.object({
   username: text().trim().min(1, messages.fillAllFields),
@@ -80,7 +83,7 @@ export const createPostFieldsSchema = z.object({
 export type CreatePostFields = z.infer<typeof createPostFieldsSchema>;
 
 export const feedQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(50).default(20),
+  limit: z.coerce.number().int().min(1).max(50).default(FEED_LIMIT),
   /** Cursor: the `cursor` of the last post of the previous page. */
   before: text().max(200).optional(),
 });

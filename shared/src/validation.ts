@@ -8,7 +8,7 @@ import {
   USERNAME_MIN_LENGTH,
 } from './constants';
 
-/** The exact messages of spec section 5, shown by the client and answered by the server. */
+/** The exact texts a person reads when input is refused: the screens show them, the API answers them. */
 export const messages = {
   usernameTooShort: 'Username must be at least 3 characters long',
   usernameTooLong: 'Username must be 20 characters or less',

@@ -9,7 +9,7 @@ import {
   usernameError,
 } from '../src';
 
-describe('game username rules (spec section 5)', () => {
+describe('game username rules: trimmed, 3 to 20 letters, digits, _ or -', () => {
   it.each([
     ['ab', messages.usernameTooShort],
     ['  ab  ', messages.usernameTooShort],

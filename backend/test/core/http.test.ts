@@ -1,8 +1,10 @@
 import { Router } from 'express';
+import { healthSchema, readinessSchema } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseInput } from '../../src/core/errors';
+import { expectAnswer } from '../helpers/answers';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // A feature of the test's own, to reach the error paths through the real middleware.
@@ -81,7 +83,7 @@ describe('HTTP core', () => {
   it('sets a request id and security headers on every answer', async () => {
     const res = await request(server.url).get('/healthz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(expectAnswer(healthSchema, res.body)).toEqual({ status: 'ok' });
     expect(res.headers['x-request-id']).toMatch(/^[\w-]+$/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
@@ -90,7 +92,10 @@ describe('HTTP core', () => {
   it('reports readiness of the database, with Redis not configured', async () => {
     const res = await request(server.url).get('/readyz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'not configured' } });
+    expect(expectAnswer(readinessSchema, res.body)).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', redis: 'not configured' },
+    });
   });
 
   it('applied the schema migrations', async () => {

@@ -1,5 +1,7 @@
+import { readinessSchema } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswer } from '../helpers/answers';
 import { redisAvailable } from '../helpers/availability';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -15,14 +17,17 @@ describe.runIf(await redisAvailable())('readiness with Redis configured', () => 
   it('checks both the database and Redis', async () => {
     const res = await request(server.url).get('/readyz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+    expect(expectAnswer(readinessSchema, res.body)).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', redis: 'ok' },
+    });
   });
 
   it('answers 503 when Redis stops answering', async () => {
     server.redis?.disconnect();
     const res = await request(server.url).get('/readyz');
     expect(res.status).toBe(503);
-    expect(res.body.checks.redis).toBe('down');
+    expect(expectAnswer(readinessSchema, res.body).checks.redis).toBe('down');
     await server.redis?.connect();
     expect((await request(server.url).get('/readyz')).status).toBe(200);
   });

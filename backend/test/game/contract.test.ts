@@ -1,6 +1,18 @@
-import { messages } from '@tapgram/shared';
+import {
+  errorBodySchema,
+  gameConfigSchema,
+  gameSessionSchema,
+  gameUserSchema,
+  leaderboardCountrySchema,
+  leaderboardUserSchema,
+  messages,
+  milestoneResponseSchema,
+  rankResponseSchema,
+  tapResultSchema,
+} from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswer } from '../helpers/answers';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makePlayer, makeUsername, tap } from './builders';
 import { storageModes } from './modes';
@@ -23,6 +35,7 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
         .post('/api/users')
         .send({ username: `  ${name} `, country: 'fr' });
       expect(res.status).toBe(201);
+      expectAnswer(gameUserSchema, res.body);
       expect(res.body).toEqual({
         id: expect.any(String),
         username: name,
@@ -43,6 +56,7 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
     ])('refuses the username %j with the dialog message', async (username, error) => {
       const res = await request(url).post('/api/users').send({ username, country: 'GB' });
       expect(res.status).toBe(400);
+      expectAnswer(errorBodySchema, res.body);
       expect(res.body).toEqual({ error });
     });
 
@@ -70,7 +84,9 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
   describe('players and sessions', () => {
     it('answers a player by id, 404 for an unknown or malformed id', async () => {
       const { user } = await makePlayer(url);
-      expect((await request(url).get(`/api/users/${user.id}`)).body).toEqual(user);
+      expect(
+        expectAnswer(gameUserSchema, (await request(url).get(`/api/users/${user.id}`)).body),
+      ).toEqual(user);
       const unknown = await request(url).get(`/api/users/${crypto.randomUUID()}`);
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ error: 'User not found' });
@@ -85,6 +101,7 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
         .set('Cookie', cookie)
         .send({ userId: user.id, sessionPoints: 500, sessionTaps: 500 });
       expect(res.status).toBe(201);
+      expectAnswer(gameSessionSchema, res.body);
       expect(res.body).toEqual({
         id: expect.any(String),
         userId: user.id,
@@ -121,6 +138,7 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
         )?.totalPoints ?? 0;
       const res = await tap(url, player, { sessionPoints: 9999, sessionTaps: 9999 });
       expect(res.status).toBe(200);
+      expectAnswer(tapResultSchema, res.body);
       expect(res.body).toEqual({
         user: { ...player.user, totalPoints: 1, totalTaps: 1 },
         session: { ...player.session, sessionPoints: 1, sessionTaps: 1 },
@@ -128,10 +146,11 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
       const second = await tap(url, player);
       expect(second.body.user.totalPoints).toBe(2);
       expect(second.body.session.sessionTaps).toBe(2);
-      const countries = (await request(url).get('/api/leaderboard/countries')).body;
-      expect(countries.find((c: { country: string }) => c.country === country).totalPoints).toBe(
-        before + 2,
+      const countries = expectAnswer(
+        leaderboardCountrySchema.array(),
+        (await request(url).get('/api/leaderboard/countries')).body,
       );
+      expect(countries.find((c) => c.country === country)?.totalPoints).toBe(before + 2);
     });
 
     it('refuses pointsPerTap other than 1 and counts nothing', async () => {
@@ -168,10 +187,22 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
       ]) {
         const res = await tap(url, { ...player, cookie });
         expect(res.status, cookie).toBe(403);
-        expect(res.body).toEqual({ error: expect.any(String) });
+        expectAnswer(errorBodySchema, res.body);
       }
       expect((await request(url).get(`/api/users/${id}`)).body.totalPoints).toBe(0);
       expect((await tap(url, player)).status).toBe(200);
+    });
+  });
+
+  describe('GET /api/game/config', () => {
+    it('answers the links and the contract address the game header shows', async () => {
+      const res = await request(url).get('/api/game/config');
+      expect(res.status).toBe(200);
+      expect(expectAnswer(gameConfigSchema, res.body)).toEqual({
+        socialUrl: expect.any(String),
+        chartUrl: expect.any(String),
+        contractAddress: expect.any(String),
+      });
     });
   });
 
@@ -179,14 +210,17 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
     it('lists players best first with their points, reflecting every acknowledged tap', async () => {
       const leader = await makePlayer(url, 'JP');
       for (let i = 0; i < 30; i += 1) expect((await tap(url, leader)).status).toBe(200);
-      const board = (await request(url).get('/api/leaderboard/users?limit=3')).body;
+      const board = expectAnswer(
+        leaderboardUserSchema.array(),
+        (await request(url).get('/api/leaderboard/users?limit=3')).body,
+      );
       expect(board).toHaveLength(3);
       expect(board[0]).toEqual({
         id: leader.user.id,
         username: leader.user.username,
         totalPoints: 30,
       });
-      const points = board.map((u: { totalPoints: number }) => u.totalPoints);
+      const points = board.map((u) => u.totalPoints);
       expect(points).toEqual([...points].sort((a, b) => b - a));
     });
 
@@ -205,7 +239,10 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
       await taps(b, 35);
       await taps(c, 34);
       const rank = async (p: typeof a) =>
-        (await request(url).get(`/api/users/${p.user.id}/rank`)).body.rank;
+        expectAnswer(
+          rankResponseSchema,
+          (await request(url).get(`/api/users/${p.user.id}/rank`)).body,
+        ).rank;
       const above = (await request(url).get('/api/leaderboard/users?limit=1000')).body.filter(
         (u: { totalPoints: number }) => u.totalPoints > 35,
       ).length;
@@ -216,7 +253,9 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
 
     it('counts players at 100K points for the milestone', async () => {
       const player = await makePlayer(url);
-      const before = (await request(url).get('/api/milestone/100k')).body.usersOver100k;
+      const milestone = async () =>
+        expectAnswer(milestoneResponseSchema, (await request(url).get('/api/milestone/100k')).body);
+      const before = (await milestone()).usersOver100k;
       await server.db.pool.query('UPDATE game_users SET total_points = 99999 WHERE id = $1', [
         player.user.id,
       ]);
@@ -229,13 +268,9 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
         );
         await server.redis!.zadd(`${prefixOf(server)}:game:lb:users`, 99999, player.user.id);
       }
-      expect((await request(url).get('/api/milestone/100k')).body).toEqual({
-        usersOver100k: before,
-      });
+      expect(await milestone()).toEqual({ usersOver100k: before });
       expect((await tap(url, player)).body.user.totalPoints).toBe(100000);
-      expect((await request(url).get('/api/milestone/100k')).body).toEqual({
-        usersOver100k: before + 1,
-      });
+      expect(await milestone()).toEqual({ usersOver100k: before + 1 });
     });
   });
 });

@@ -1,5 +1,7 @@
+import { leaderboardUserSchema } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswer } from '../helpers/answers';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { dropRedisPrefix } from '../helpers/services';
 import { storageModes } from './modes';
@@ -24,14 +26,15 @@ describe.each(storageModes)('leaderboard length (%s mode)', (mode) => {
     async (query) => {
       const res = await request(server.url).get(`/api/leaderboard/users${query}`);
       expect(res.status).toBe(200);
-      expect(res.body).toHaveLength(100);
-      expect(res.body[0]).toMatchObject({ username: 'many_101', totalPoints: 101 });
-      expect(res.body[99]).toMatchObject({ username: 'many_2', totalPoints: 2 });
+      const board = expectAnswer(leaderboardUserSchema.array(), res.body);
+      expect(board).toHaveLength(100);
+      expect(board[0]).toMatchObject({ username: 'many_101', totalPoints: 101 });
+      expect(board[99]).toMatchObject({ username: 'many_2', totalPoints: 2 });
     },
   );
 
   it('lists more when asked', async () => {
     const res = await request(server.url).get('/api/leaderboard/users?limit=101');
-    expect(res.body).toHaveLength(101);
+    expect(expectAnswer(leaderboardUserSchema.array(), res.body)).toHaveLength(101);
   });
 });

@@ -1,6 +1,7 @@
-import { messages } from '@tapgram/shared';
+import { errorBodySchema, lolgramUserSchema, meAnswerSchema, messages } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswer } from '../helpers/answers';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeAccount, makeName } from './builders';
 
@@ -20,6 +21,7 @@ describe('LOLGram accounts and sessions', () => {
       .post('/api/lolgram/users/create')
       .send({ username, password: 'a long password' });
     expect(res.status).toBe(201);
+    expectAnswer(lolgramUserSchema, res.body);
     expect(res.body).toMatchObject({
       username,
       followerCount: 0,
@@ -30,7 +32,8 @@ describe('LOLGram accounts and sessions', () => {
     const cookie = String(res.headers['set-cookie']);
     expect(cookie).toMatch(/lg_session=.+HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
-    expect((await agent.get('/api/lolgram/users/me')).body.id).toBe(res.body.id);
+    const me = expectAnswer(meAnswerSchema, (await agent.get('/api/lolgram/users/me')).body);
+    expect(me).toEqual({ ...res.body, isAdmin: false });
     const { rows } = await server.db.pool.query(
       'SELECT password_hash FROM lolgram_users WHERE id = $1',
       [res.body.id],
@@ -44,7 +47,7 @@ describe('LOLGram accounts and sessions', () => {
       .post('/api/lolgram/users/create')
       .send({ username: makeName(), password: 'short' });
     expect(short.status).toBe(400);
-    expect(short.body).toEqual({ error: messages.passwordTooShort });
+    expect(expectAnswer(errorBodySchema, short.body)).toEqual({ error: messages.passwordTooShort });
     const badName = await request(server.url)
       .post('/api/lolgram/users/create')
       .send({ username: 'a b', password: 'long enough' });
@@ -64,7 +67,9 @@ describe('LOLGram accounts and sessions', () => {
       .post('/api/lolgram/users/login')
       .send({ username: user.username, password: 'nope nope' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ error: 'Invalid username or password' });
+    expect(expectAnswer(errorBodySchema, wrong.body)).toEqual({
+      error: 'Invalid username or password',
+    });
     const unknown = await agent
       .post('/api/lolgram/users/login')
       .send({ username: makeName(), password });
@@ -73,7 +78,7 @@ describe('LOLGram accounts and sessions', () => {
       .post('/api/lolgram/users/login')
       .send({ username: user.username, password });
     expect(first.status).toBe(200);
-    expect(first.body.id).toBe(user.id);
+    expect(expectAnswer(lolgramUserSchema, first.body).id).toBe(user.id);
     const second = await agent
       .post('/api/lolgram/users/login')
       .send({ username: user.username, password });
@@ -112,7 +117,7 @@ describe('LOLGram accounts and sessions', () => {
     await server.db.pool.query('DELETE FROM lolgram_users WHERE id = $1', [gone.user.id]);
     const res = await gone.agent.get('/api/lolgram/users/me');
     expect(res.status).toBe(401);
-    expect(res.body.error).toContain('User not found');
+    expect(expectAnswer(errorBodySchema, res.body).error).toContain('User not found');
     expect(user.id).toBeTruthy();
   });
 
@@ -131,16 +136,12 @@ describe('LOLGram accounts and sessions', () => {
   it('finds users by id and username, 404 "User not found" otherwise, and edits only its own profile', async () => {
     const alice = await makeAccount(server.url);
     const bob = await makeAccount(server.url);
-    expect(
-      (await request(server.url).get(`/api/lolgram/users/${alice.user.id}`)).body.username,
-    ).toBe(alice.user.username);
-    expect(
-      (
-        await request(server.url).get(
-          `/api/lolgram/users/username/${alice.user.username.toUpperCase()}`,
-        )
-      ).body.id,
-    ).toBe(alice.user.id);
+    const byId = await request(server.url).get(`/api/lolgram/users/${alice.user.id}`);
+    expect(expectAnswer(lolgramUserSchema, byId.body)).toEqual(alice.user);
+    const byName = await request(server.url).get(
+      `/api/lolgram/users/username/${alice.user.username.toUpperCase()}`,
+    );
+    expect(expectAnswer(lolgramUserSchema, byName.body).id).toBe(alice.user.id);
     const missing = await request(server.url).get('/api/lolgram/users/username/nobody_here_at_all');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'User not found' });
@@ -150,7 +151,10 @@ describe('LOLGram accounts and sessions', () => {
       .put(`/api/lolgram/users/${alice.user.id}`)
       .send({ username: newName, bio: 'I post memes' });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ username: newName, bio: 'I post memes' });
+    expect(expectAnswer(lolgramUserSchema, edited.body)).toMatchObject({
+      username: newName,
+      bio: 'I post memes',
+    });
     expect(
       (
         await bob.agent

@@ -1,5 +1,7 @@
+import { followStatusSchema, lolgramUserSchema } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswer } from '../helpers/answers';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeAccount } from './builders';
 
@@ -17,14 +19,15 @@ describe('LOLGram follows', () => {
     const bob = await makeAccount(server.url);
     const follow = (who = alice, followerId = alice.user.id) =>
       who.agent.post(`/api/lolgram/users/${bob.user.id}/follow`).send({ followerId });
-    expect((await follow()).body).toEqual({ following: true, followerCount: 1 });
-    expect((await follow()).body).toEqual({ following: true, followerCount: 1 });
+    const status = (res: request.Response) => expectAnswer(followStatusSchema, res.body);
+    expect(status(await follow())).toEqual({ following: true, followerCount: 1 });
+    expect(status(await follow())).toEqual({ following: true, followerCount: 1 });
     expect(
-      (
+      status(
         await request(server.url).get(
           `/api/lolgram/users/${alice.user.id}/following/${bob.user.id}`,
-        )
-      ).body,
+        ),
+      ),
     ).toEqual({ following: true });
     expect((await follow(bob, alice.user.id)).status).toBe(403);
     const self = await alice.agent
@@ -41,10 +44,9 @@ describe('LOLGram follows', () => {
     const unfollow = await alice.agent
       .delete(`/api/lolgram/users/${bob.user.id}/follow`)
       .send({ followerId: alice.user.id });
-    expect(unfollow.body).toEqual({ following: false, followerCount: 0 });
-    expect(
-      (await request(server.url).get(`/api/lolgram/users/${alice.user.id}`)).body.followingCount,
-    ).toBe(0);
+    expect(status(unfollow)).toEqual({ following: false, followerCount: 0 });
+    const aliceNow = await request(server.url).get(`/api/lolgram/users/${alice.user.id}`);
+    expect(expectAnswer(lolgramUserSchema, aliceNow.body).followingCount).toBe(0);
   });
 
   it('keeps the counts exact under concurrent follows and unfollows', async () => {
@@ -72,7 +74,10 @@ describe('LOLGram follows', () => {
             .send({ followerId: fan.user.id }),
         ),
     );
-    const starNow = (await request(server.url).get(`/api/lolgram/users/${star.user.id}`)).body;
+    const starNow = expectAnswer(
+      lolgramUserSchema,
+      (await request(server.url).get(`/api/lolgram/users/${star.user.id}`)).body,
+    );
     expect(starNow.followerCount).toBe(7);
     expect(starNow.followingCount).toBe(12);
     const { rows } = await server.db.pool.query(

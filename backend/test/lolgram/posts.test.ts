@@ -1,6 +1,14 @@
+import {
+  avatarAnswerSchema,
+  errorBodySchema,
+  lolgramUserSchema,
+  lolStateSchema,
+  postSchema,
+} from '@tapgram/shared';
 import sharp from 'sharp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswer } from '../helpers/answers';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeAccount, makeJpeg, makePost, TestWallet } from './builders';
 import { checked, makeVisiblePost } from './post-checks';
@@ -26,6 +34,7 @@ describe('LOLGram posts, images, LOLs and views', () => {
       location: JSON.stringify({ name: 'London', lat: 0, lng: 0 }),
     });
     expect(res.status).toBe(201);
+    expectAnswer(postSchema, res.body);
     expect(res.body).toMatchObject({
       userId: account.user.id,
       username: account.user.username,
@@ -48,9 +57,8 @@ describe('LOLGram posts, images, LOLs and views', () => {
       (await request(server.url).get(res.body.thumbnailUrl).buffer(true)).body,
     ).metadata();
     expect([thumb.width, thumb.height, thumb.exif]).toEqual([320, 320, undefined]);
-    expect(
-      (await request(server.url).get(`/api/lolgram/users/${account.user.id}`)).body.postCount,
-    ).toBe(1);
+    const author = await request(server.url).get(`/api/lolgram/users/${account.user.id}`);
+    expect(expectAnswer(lolgramUserSchema, author.body).postCount).toBe(1);
   });
 
   it('refuses posts as someone else, without a session, without a caption, or with a bad image', async () => {
@@ -66,7 +74,7 @@ describe('LOLGram posts, images, LOLs and views', () => {
     expect(anonymous.status).toBe(401);
     const blank = await makePost(alice, jpeg, { caption: '   ' });
     expect(blank.status).toBe(400);
-    expect(blank.body).toEqual({ error: 'Caption is required' });
+    expect(expectAnswer(errorBodySchema, blank.body)).toEqual({ error: 'Caption is required' });
     expect((await makePost(alice, jpeg, { caption: 'x'.repeat(2201) })).status).toBe(400);
     const text = await alice.agent
       .post('/api/lolgram/posts')
@@ -77,12 +85,14 @@ describe('LOLGram posts, images, LOLs and views', () => {
         contentType: 'image/jpeg',
       });
     expect(text.status).toBe(415);
+    expectAnswer(errorBodySchema, text.body);
     const big = await alice.agent
       .post('/api/lolgram/posts')
       .field('caption', 'huge')
       .field('userId', alice.user.id)
       .attach('image', Buffer.alloc(10 * 1024 * 1024 + 1), 'big.jpg');
     expect(big.status).toBe(413);
+    expectAnswer(errorBodySchema, big.body);
     // A decompression bomb: a tiny file that declares a gigantic image.
     const bomb = await sharp({
       create: { width: 10_000, height: 10_000, channels: 3, background: { r: 0, g: 0, b: 0 } },
@@ -106,14 +116,14 @@ describe('LOLGram posts, images, LOLs and views', () => {
     const ids = [];
     for (let i = 0; i < 3; i += 1)
       ids.push((await makeVisiblePost(account, { caption: `post ${i}` })).id);
-    const page1 = (await request(server.url).get('/api/lolgram/posts/feed?limit=2')).body;
-    expect(page1.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
-    const page2 = (
-      await request(server.url).get(`/api/lolgram/posts/feed?limit=2&before=${page1[1].cursor}`)
-    ).body;
+    const posts = async (path: string) =>
+      expectAnswer(postSchema.array(), (await request(server.url).get(path)).body);
+    const page1 = await posts('/api/lolgram/posts/feed?limit=2');
+    expect(page1.map((p) => p.id)).toEqual([ids[2], ids[1]]);
+    const page2 = await posts(`/api/lolgram/posts/feed?limit=2&before=${page1[1].cursor}`);
     expect(page2[0].id).toBe(ids[0]);
-    const mine = (await request(server.url).get(`/api/lolgram/posts/user/${account.user.id}`)).body;
-    expect(mine.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1], ids[0]]);
+    const mine = await posts(`/api/lolgram/posts/user/${account.user.id}`);
+    expect(mine.map((p) => p.id)).toEqual([ids[2], ids[1], ids[0]]);
     expect((await request(server.url).get('/api/lolgram/posts/feed?before=garbage')).status).toBe(
       400,
     );
@@ -147,10 +157,12 @@ describe('LOLGram posts, images, LOLs and views', () => {
     for (let i = 0; i < 3; i += 1)
       ids.push((await makeVisiblePost(account, { caption: `p${i}` })).id);
     const url = `/api/lolgram/posts/user/${account.user.id}`;
-    const first = (await request(server.url).get(`${url}?limit=2`)).body;
-    expect(first.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
-    const next = (await request(server.url).get(`${url}?limit=2&before=${first[1].cursor}`)).body;
-    expect(next.map((p: { id: string }) => p.id)).toEqual([ids[0]]);
+    const posts = async (path: string) =>
+      expectAnswer(postSchema.array(), (await request(server.url).get(path)).body);
+    const first = await posts(`${url}?limit=2`);
+    expect(first.map((p) => p.id)).toEqual([ids[2], ids[1]]);
+    const next = await posts(`${url}?limit=2&before=${first[1].cursor}`);
+    expect(next.map((p) => p.id)).toEqual([ids[0]]);
     expect((await request(server.url).get(`${url}?limit=51`)).status).toBe(400);
     expect((await request(server.url).get(`${url}?before=garbage`)).status).toBe(400);
   });
@@ -193,7 +205,7 @@ describe('LOLGram posts, images, LOLs and views', () => {
       .field('caption', 'minted')
       .field('userId', created.body.id)
       .attach('image', await makeJpeg(), 'a.jpg');
-    expect(post.body.canMintNFT).toBe(true);
+    expect(expectAnswer(postSchema, post.body).canMintNFT).toBe(true);
   });
 
   it('LOLs idempotently, per signed-in user, with exact counts', async () => {
@@ -205,13 +217,12 @@ describe('LOLGram posts, images, LOLs and views', () => {
       [1, 2, 3].map(() => fan.agent.post(`/api/lolgram/posts/${post.id}/lol`)),
     );
     expect(lols.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect((await author.agent.post(`/api/lolgram/posts/${post.id}/lol`)).body).toEqual({
-      lolCount: 2,
-      isLiked: true,
-    });
-    const seenByFan = (await fan.agent.get('/api/lolgram/posts/feed')).body.find(
-      (p: { id: string }) => p.id === post.id,
-    );
+    const authorLol = await author.agent.post(`/api/lolgram/posts/${post.id}/lol`);
+    expect(expectAnswer(lolStateSchema, authorLol.body)).toEqual({ lolCount: 2, isLiked: true });
+    const seenByFan = expectAnswer(
+      postSchema.array(),
+      (await fan.agent.get('/api/lolgram/posts/feed')).body,
+    ).find((p) => p.id === post.id);
     expect(seenByFan).toMatchObject({ lolCount: 2, isLiked: true });
     expect((await fan.agent.delete(`/api/lolgram/posts/${post.id}/lol`)).body).toEqual({
       lolCount: 1,
@@ -261,8 +272,10 @@ describe('LOLGram posts, images, LOLs and views', () => {
       .put(`/api/lolgram/users/${alice.user.id}/avatar`)
       .attach('avatar', image, 'me.jpg');
     expect(res.status).toBe(200);
+    const { user } = expectAnswer(avatarAnswerSchema, res.body);
+    expect(user).toMatchObject({ id: alice.user.id, avatar: expect.any(String) });
     const meta = await sharp(
-      (await request(server.url).get(res.body.user.avatar).buffer(true)).body,
+      (await request(server.url).get(String(user.avatar)).buffer(true)).body,
     ).metadata();
     expect(meta.width).toBe(meta.height);
     expect(
@@ -291,11 +304,17 @@ describe('the feed cache', () => {
     await reader.agent.post(`/api/lolgram/posts/${first.id}/lol`);
     expect((await request(server.url).get('/api/lolgram/posts/feed')).body[0].id).toBe(first.id);
     const second = await makeVisiblePost(author);
-    const anonymous = (await request(server.url).get('/api/lolgram/posts/feed')).body;
-    expect(anonymous.map((p: { id: string }) => p.id)).toEqual([second.id, first.id]);
-    expect(anonymous.every((p: { isLiked: boolean }) => !p.isLiked)).toBe(true);
-    const mine = (await reader.agent.get('/api/lolgram/posts/feed')).body;
-    expect(mine.map((p: { isLiked: boolean }) => p.isLiked)).toEqual([false, true]);
+    const anonymous = expectAnswer(
+      postSchema.array(),
+      (await request(server.url).get('/api/lolgram/posts/feed')).body,
+    );
+    expect(anonymous.map((p) => p.id)).toEqual([second.id, first.id]);
+    expect(anonymous.every((p) => !p.isLiked)).toBe(true);
+    const mine = expectAnswer(
+      postSchema.array(),
+      (await reader.agent.get('/api/lolgram/posts/feed')).body,
+    );
+    expect(mine.map((p) => p.isLiked)).toEqual([false, true]);
   });
 
   it('shows a reader their own LOL and its count together, right after the LOL', async () => {

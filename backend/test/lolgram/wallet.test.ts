@@ -1,5 +1,12 @@
+import {
+  errorBodySchema,
+  lolgramUserSchema,
+  meAnswerSchema,
+  signInInputSchema,
+} from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswer } from '../helpers/answers';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { TestWallet } from './builders';
 
@@ -13,7 +20,12 @@ describe('Sign-In With Solana', () => {
   });
 
   const nonce = async (address: string, agent = request.agent(server.url)) =>
-    (await agent.post('/api/lolgram/auth/wallet/nonce').send({ address })).body;
+    expectAnswer(
+      signInInputSchema,
+      (await agent.post('/api/lolgram/auth/wallet/nonce').send({ address })).body,
+    );
+  const meOf = async (agent: ReturnType<typeof request.agent>) =>
+    expectAnswer(meAnswerSchema, (await agent.get('/api/lolgram/users/me')).body);
 
   async function createWalletUser(wallet: TestWallet) {
     const agent = request.agent(server.url);
@@ -44,14 +56,13 @@ describe('Sign-In With Solana', () => {
     const wallet = new TestWallet();
     const { agent, res } = await createWalletUser(wallet);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
+    expect(expectAnswer(lolgramUserSchema, res.body)).toMatchObject({
       username: `wallet_${wallet.address.slice(0, 8)}`,
       walletAddress: wallet.address,
     });
-    expect((await agent.get('/api/lolgram/users/me')).body.id).toBe(res.body.id);
-    expect(
-      (await request(server.url).get(`/api/lolgram/users/wallet/${wallet.address}`)).body.id,
-    ).toBe(res.body.id);
+    expect(await meOf(agent)).toEqual({ ...res.body, isAdmin: false });
+    const byWallet = await request(server.url).get(`/api/lolgram/users/wallet/${wallet.address}`);
+    expect(expectAnswer(lolgramUserSchema, byWallet.body).id).toBe(res.body.id);
     const withAddressAsPassword = await request(server.url)
       .post('/api/lolgram/users/login')
       .send({ username: res.body.username, password: wallet.address });
@@ -66,8 +77,8 @@ describe('Sign-In With Solana', () => {
       .post('/api/lolgram/auth/wallet/login')
       .send({ proof: wallet.sign(await nonce(wallet.address, agent)) });
     expect(login.status).toBe(200);
-    expect(login.body.id).toBe(res.body.id);
-    expect((await agent.get('/api/lolgram/users/me')).body.id).toBe(res.body.id);
+    expect(expectAnswer(lolgramUserSchema, login.body).id).toBe(res.body.id);
+    expect((await meOf(agent)).id).toBe(res.body.id);
   });
 
   it('refuses a replayed proof', async () => {
@@ -157,7 +168,7 @@ describe('Sign-In With Solana', () => {
       .set('Host', 'evil.example')
       .send({ address: wallet.address });
     expect(spoofed.status).toBe(403);
-    expect(spoofed.body.error).toMatch(/PUBLIC_ORIGIN must be set/);
+    expect(expectAnswer(errorBodySchema, spoofed.body).error).toMatch(/PUBLIC_ORIGIN must be set/);
     const { proof } = await createWalletUser(new TestWallet());
     const login = await request(server.url)
       .post('/api/lolgram/auth/wallet/login')
@@ -169,7 +180,7 @@ describe('Sign-In With Solana', () => {
       .set('Host', `localhost:${server.port}`)
       .send({ address: wallet.address });
     expect(loopback.status).toBe(200);
-    expect(loopback.body).toMatchObject({
+    expect(expectAnswer(signInInputSchema, loopback.body)).toMatchObject({
       domain: `localhost:${server.port}`,
       uri: `http://localhost:${server.port}`,
     });
@@ -182,7 +193,10 @@ describe('Sign-In With Solana', () => {
       .put(`/api/lolgram/users/${res.body.id}`)
       .send({ username: res.body.username, bio: 'gm' });
     expect(edit.status).toBe(200);
-    expect(edit.body).toMatchObject({ username: res.body.username, bio: 'gm' });
+    expect(expectAnswer(lolgramUserSchema, edit.body)).toMatchObject({
+      username: res.body.username,
+      bio: 'gm',
+    });
   });
 
   it('refuses to create a wallet account under another name', async () => {
@@ -214,7 +228,7 @@ describe('Sign-In With Solana behind a configured PUBLIC_ORIGIN', () => {
       .set('Host', 'evil.example')
       .send({ address: wallet.address });
     expect(issued.status).toBe(200);
-    expect(issued.body).toMatchObject({
+    expect(expectAnswer(signInInputSchema, issued.body)).toMatchObject({
       domain: 'tapgram.example',
       uri: 'https://tapgram.example',
     });

@@ -1,5 +1,5 @@
-import { TOAST_LIMIT } from '@tapgram/shared';
 import { useSyncExternalStore, type ReactElement } from 'react';
+import { TOAST_LIMIT } from '../lib/ui-constants';
 
 export interface ToastInput {
   title?: string;

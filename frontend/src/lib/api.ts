@@ -1,12 +1,49 @@
-/** The data layer of spec section 7: every call sends credentials; errors read "<status>: <body>". */
+import { errorBodySchema } from '@tapgram/shared';
 
-export async function throwIfResNotOk(res: Response): Promise<void> {
-  if (!res.ok) {
-    const text = (await res.text()) || res.statusText;
-    throw new Error(`${res.status}: ${text}`);
+/**
+ * A call the server answered with an error status. `body` is the answer as JSON (the API's
+ * `{error}`), or its text when it is not JSON (a proxy's page); the message is what a person
+ * should read: the server's `{error}`, else that text, else the status text.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The server's own `{error}` text, when the answer carries one. */
+  get serverMessage(): string | null {
+    const parsed = errorBodySchema.safeParse(this.body);
+    return parsed.success && parsed.data.error ? parsed.data.error : null;
   }
 }
 
+async function apiError(res: Response): Promise<ApiError> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: the text is the body.
+  }
+  const parsed = errorBodySchema.safeParse(body);
+  return new ApiError(
+    res.status,
+    body,
+    parsed.success ? parsed.data.error : text || res.statusText,
+  );
+}
+
+export async function throwIfResNotOk(res: Response): Promise<void> {
+  if (!res.ok) throw await apiError(res);
+}
+
+/** Every call sends the session cookie; a refusal throws an ApiError. */
 export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
   const res = await fetch(url, {
     method,
@@ -16,11 +53,6 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
   });
   await throwIfResNotOk(res);
   return res;
-}
-
-/** True for the error of a call the server refused because nobody is signed in. */
-export function isUnauthorized(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('401: ');
 }
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
@@ -35,16 +67,7 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }) {
   };
 }
 
-/** The message a person should read: the server's `{error}` when there is one. */
+/** The message a person should read, '' for something that is not an error. */
 export function errorMessage(error: unknown): string {
-  if (!(error instanceof Error)) return '';
-  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
-  if (!match) return error.message;
-  try {
-    const body = JSON.parse(match[1]) as { error?: unknown };
-    if (typeof body.error === 'string') return body.error;
-  } catch {
-    // Not JSON: the text itself is the message.
-  }
-  return match[1];
+  return error instanceof Error ? error.message : '';
 }

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
-import type { AdminStats } from '@tapgram/shared';
+import { moderationNotes, type AdminStats, type ModerationQueueEntry } from '@tapgram/shared';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdminPage } from '../../src/features/admin/AdminPage';
-import { makeUser } from '../lolgram/builders';
+import { makeUser, meAnswer } from '../lolgram/builders';
 import { json, stubFetch, type FetchStub } from '../lolgram/fetch-stub';
 import { renderWithApp, signIn } from '../lolgram/render';
 
@@ -26,9 +26,13 @@ function makeStats(overrides: Partial<AdminStats> = {}): AdminStats {
   };
 }
 
-function answerAdminData(api: FetchStub, stats: () => Response = () => json(makeStats())) {
+function answerAdminData(
+  api: FetchStub,
+  stats: () => Response = () => json(makeStats()),
+  queue: ModerationQueueEntry[] = [],
+) {
   api
-    .on('GET', '/api/lolgram/admin/moderation/queue', () => json([]))
+    .on('GET', '/api/lolgram/admin/moderation/queue', () => json(queue))
     .on('GET', /^\/api\/lolgram\/analytics\/popular/, () => json([]))
     .on('GET', '/api/lolgram/admin/stats', stats);
 }
@@ -63,7 +67,7 @@ describe('the admin page', () => {
   });
 
   it('tells a signed-in user that their account is not an admin one', async () => {
-    const user = makeUser({ username: 'carol', isAdmin: false });
+    const user = makeUser({ username: 'carol' });
     signIn(api, user);
     renderAdmin();
     expect(
@@ -77,10 +81,13 @@ describe('the admin page', () => {
   });
 
   it('opens the dashboard once an admin signs in from the page', async () => {
-    const admin = makeUser({ username: 'boss', isAdmin: true });
+    const admin = makeUser({ username: 'boss' });
     let signedIn = false;
     api
-      .on('GET', ME, () => (signedIn ? json(admin) : json({ error: 'Not signed in' }, 401)))
+      .on('GET', ME, () =>
+        signedIn ? json(meAnswer(admin, true)) : json({ error: 'Not signed in' }, 401),
+      )
+      // Like the server's, the sign-in's answer does not say whether the account is an admin.
       .on('POST', '/api/lolgram/users/login', () => {
         signedIn = true;
         return json(admin);
@@ -99,8 +106,44 @@ describe('the admin page', () => {
     expect(await screen.findByText('34 posts')).toBeInTheDocument();
   });
 
+  it('sends a decision with its notes only: the server takes the moderator from the session', async () => {
+    const admin = makeUser({ username: 'boss' });
+    signIn(api, admin, { isAdmin: true });
+    const entry: ModerationQueueEntry = {
+      id: '00000000-0000-4000-8000-00000000aaaa',
+      contentType: 'post',
+      contentId: '00000000-0000-4000-8000-00000000bbbb',
+      aiScore: '0.910',
+      reason: 'image score 0.91',
+      createdAt: '2026-11-01T12:00:00.000Z',
+      reportCount: 0,
+      post: null,
+    };
+    const decide = `/api/lolgram/admin/moderation/${entry.id}`;
+    answerAdminData(api, undefined, [entry]);
+    api.on('POST', decide, () =>
+      json({
+        id: entry.id,
+        decision: 'approved',
+        moderatorId: admin.id,
+        postStatus: 'visible',
+        previousPostStatus: 'visible',
+      }),
+    );
+    renderAdmin();
+
+    await userEvent.click(
+      await screen.findByRole('tab', { name: 'Content Moderation' }, FIRST_RENDER),
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Approve' }));
+
+    expect(await screen.findByText('The post stays on LOLGram.')).toBeInTheDocument();
+    const [call] = api.calls('POST', decide);
+    expect(await call.json()).toEqual({ decision: 'approved', notes: moderationNotes.approved });
+  });
+
   it('says the figures could not be fetched instead of loading forever', async () => {
-    signIn(api, makeUser({ username: 'boss', isAdmin: true }));
+    signIn(api, makeUser({ username: 'boss' }), { isAdmin: true });
     answerAdminData(api, () => json({ error: 'Boom' }, 500));
     renderAdmin();
     const alerts = await screen.findAllByText('Failed to fetch stats', {}, FIRST_RENDER);

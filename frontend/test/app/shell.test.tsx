@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/App';
 import { Providers } from '../../src/Providers';
 import { dismiss, toast } from '../../src/hooks/use-toast';
-import { apiRequest, errorMessage, getQueryFn } from '../../src/lib/api';
+import { ApiError, apiRequest, errorMessage, getQueryFn } from '../../src/lib/api';
+import { checkedAnswer, notFromServer } from '../api-answers';
 
 afterEach(() => {
   cleanup();
@@ -38,15 +39,24 @@ describe('routes', () => {
 });
 
 describe('the data layer', () => {
-  it('sends credentials and JSON, and reads errors as "<status>: <body>"', async () => {
-    const fetch = vi.fn(
-      async () => new Response('{"error":"Username already taken"}', { status: 409 }),
+  it('sends credentials and JSON, and throws an ApiError with the status, body and message', async () => {
+    const fetch = vi.fn(async () =>
+      checkedAnswer(
+        'POST',
+        '/api/users',
+        new Response('{"error":"Username already taken"}', { status: 409 }),
+      ),
     );
     vi.stubGlobal('fetch', fetch);
     const failure = await apiRequest('POST', '/api/users', { username: 'x' }).catch(
-      (e: Error) => e,
+      (e: unknown) => e,
     );
-    expect((failure as Error).message).toBe('409: {"error":"Username already taken"}');
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({
+      status: 409,
+      body: { error: 'Username already taken' },
+      message: 'Username already taken',
+    });
     expect(errorMessage(failure)).toBe('Username already taken');
     expect(fetch).toHaveBeenCalledWith('/api/users', {
       method: 'POST',
@@ -59,20 +69,31 @@ describe('the data layer', () => {
   it('falls back to the status text for an empty body', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(null, { status: 503, statusText: 'Service Unavailable' })),
+      vi.fn(async () =>
+        notFromServer(new Response(null, { status: 503, statusText: 'Service Unavailable' })),
+      ),
     );
-    await expect(apiRequest('GET', '/api/x')).rejects.toThrow('503: Service Unavailable');
+    const failure = apiRequest('GET', '/api/x');
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({
+      status: 503,
+      body: '',
+      message: 'Service Unavailable',
+    });
   });
 
   it('GETs the query key joined with "/" and can answer null on 401', async () => {
-    const fetch = vi.fn(
-      async () => new Response(null, { status: 401, statusText: 'Unauthorized' }),
+    const fetch = vi.fn(async () =>
+      notFromServer(new Response(null, { status: 401, statusText: 'Unauthorized' })),
     );
     vi.stubGlobal('fetch', fetch);
     const queryKey = ['/api/users', 'abc', 'rank'];
     expect(await getQueryFn({ on401: 'returnNull' })({ queryKey })).toBeNull();
     expect(fetch).toHaveBeenCalledWith('/api/users/abc/rank', { credentials: 'include' });
-    await expect(getQueryFn({ on401: 'throw' })({ queryKey })).rejects.toThrow('401: Unauthorized');
+    await expect(getQueryFn({ on401: 'throw' })({ queryKey })).rejects.toMatchObject({
+      status: 401,
+      message: 'Unauthorized',
+    });
   });
 });
 

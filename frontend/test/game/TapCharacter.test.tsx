@@ -1,8 +1,8 @@
-import { FLOATING_PLUS_ONE_MS } from '@tapgram/shared';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import characterPressed from '../../src/features/game/assets/character-pressed.svg';
 import { TapCharacter } from '../../src/features/game/TapCharacter';
+import { FLOATING_PLUS_ONE_MS } from '../../src/lib/ui-constants';
 
 function renderCharacter() {
   const onTap = vi.fn();

@@ -1,4 +1,3 @@
-import { DEFAULT_COUNTRY } from '@tapgram/shared';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +7,7 @@ import {
   KNOWN_COUNTRY_CODES,
 } from '../../src/features/game/countries';
 import { StatTiles } from '../../src/features/game/StatTiles';
+import { DEFAULT_COUNTRY } from '../../src/lib/ui-constants';
 
 afterEach(cleanup);
 

@@ -1,5 +1,6 @@
 import type { GameSession, GameUser, LeaderboardCountry, LeaderboardUser } from '@tapgram/shared';
 import { vi } from 'vitest';
+import { checkedAnswer } from '../api-answers';
 
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -19,11 +20,9 @@ export interface GameApi {
   tap?: () => Response;
 }
 
-/** Replaces fetch with the game's calls of spec section 7, answered from `api`. */
+/** Replaces fetch with the game's HTTP calls, answered from `api` (checked like the server's). */
 export function stubGameApi(api: GameApi) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const method = init?.method ?? 'GET';
-    const path = new URL(String(input), 'http://localhost').pathname;
+  const answer = (method: string, path: string): Response => {
     const route = `${method} ${path}`;
     if (route === `GET /api/users/${api.user.id}`) return json(api.user);
     if (route === `GET /api/users/${api.user.id}/rank`) return json({ rank: api.rank });
@@ -41,14 +40,23 @@ export function stubGameApi(api: GameApi) {
       });
     }
     return json({ error: `No stub for ${route}` }, 500);
+  };
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const method = init?.method ?? 'GET';
+    const path = new URL(String(input), 'http://localhost').pathname;
+    return checkedAnswer(method, path, answer(method, path));
   });
   vi.stubGlobal('fetch', fetchMock);
+  const callsTo = (method: string, path: string) =>
+    fetchMock.mock.calls.filter(
+      ([input, init]) =>
+        (init?.method ?? 'GET') === method &&
+        new URL(String(input), 'http://localhost').pathname === path,
+    );
   return {
-    calls: (method: string, path: string) =>
-      fetchMock.mock.calls.filter(
-        ([input, init]) =>
-          (init?.method ?? 'GET') === method &&
-          new URL(String(input), 'http://localhost').pathname === path,
-      ).length,
+    calls: (method: string, path: string) => callsTo(method, path).length,
+    /** The JSON bodies the screen sent. */
+    bodies: (method: string, path: string): unknown[] =>
+      callsTo(method, path).map(([, init]) => JSON.parse(String(init?.body))),
   };
 }

@@ -30,7 +30,7 @@ function tap(times = 1) {
 }
 
 async function renderGame() {
-  stubGameApi(api);
+  const server = stubGameApi(api);
   gameStorage.save(api.user.id, api.session.id);
   render(
     <MemoryRouter>
@@ -41,6 +41,7 @@ async function renderGame() {
   );
   await advance(50);
   expect(tile('Rank')).toHaveTextContent(`#${api.rank}`);
+  return server;
 }
 
 beforeEach(() => {
@@ -109,6 +110,19 @@ describe('a tap that is not counted', () => {
     expect(screen.getByText(FAILED)).toBeInTheDocument();
     expect(tile('Session')).toHaveTextContent('1');
     expect(tile('Total Taps')).toHaveTextContent('41');
+  });
+});
+
+describe('what the game screen sends', () => {
+  it('opens its session and posts a tap without the counts the server ignores', async () => {
+    socket.connected = false;
+    const server = await renderGame();
+    tap();
+    await advance(50);
+    expect(server.bodies('POST', '/api/sessions')).toEqual([{ userId: api.user.id }]);
+    expect(server.bodies('POST', '/api/tap')).toEqual([
+      { userId: api.user.id, sessionId: api.session.id, pointsPerTap: 1 },
+    ]);
   });
 });
 

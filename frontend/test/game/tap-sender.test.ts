@@ -1,6 +1,7 @@
 import { gameEvents, type TapBatch, type TapBatchAck } from '@tapgram/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TapSender, type TapSenderOptions } from '../../src/features/game/tap-sender';
+import { ApiError } from '../../src/lib/api';
 import { deferred, makeGameSession, makeGameUser, okAck } from './builders';
 import { fakeSocket } from './fake-socket';
 
@@ -156,10 +157,11 @@ describe('TapSender', () => {
     const { sender, onError } = makeSender(socket);
     tapTimes(sender, 2);
     await vi.advanceTimersByTimeAsync(150);
-    expect(onError).toHaveBeenCalledWith(
-      expect.objectContaining({ message: expect.stringMatching(/^429: /) }),
-      2,
-    );
+    expect(onError).toHaveBeenCalledWith(expect.any(ApiError), 2);
+    expect(onError.mock.calls[0][0]).toMatchObject({
+      status: 429,
+      message: 'Tapping too fast: slow down a little',
+    });
     expect(sender.unconfirmed).toBe(0);
   });
 
@@ -357,7 +359,7 @@ describe('TapSender while the game is briefly unavailable', () => {
     const socket = fakeSocket(false);
     const { sender, postTap, onError, onSettled } = makeSender(socket);
     postTap.mockRejectedValueOnce(
-      new Error(`503: ${JSON.stringify({ error: unavailable.error })}`),
+      new ApiError(503, { error: unavailable.error }, unavailable.error),
     );
     sender.tap('u', 's');
     await vi.advanceTimersByTimeAsync(0);

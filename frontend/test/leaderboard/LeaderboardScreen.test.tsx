@@ -3,6 +3,7 @@ import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LeaderboardScreen } from '../../src/features/leaderboard/LeaderboardScreen';
 import { Providers } from '../../src/Providers';
+import { checkedAnswer } from '../api-answers';
 import { makeLeaderboardCountry, makeLeaderboardUser } from '../game/builders';
 import { fakeSocket } from '../game/fake-socket';
 import { json } from '../game/game-api';
@@ -11,14 +12,17 @@ const socket = fakeSocket(true);
 vi.mock('socket.io-client', () => ({ io: () => socket }));
 
 function stubBoards(users: LeaderboardUser[], countries: LeaderboardCountry[]) {
+  const answer = (path: string): Response => {
+    if (path === '/api/leaderboard/users') return json(users);
+    if (path === '/api/leaderboard/countries') return json(countries);
+    if (path === '/api/milestone/100k') return json({ usersOver100k: 1 });
+    return json({ error: `No stub for ${path}` }, 500);
+  };
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const path = String(input);
-      if (path === '/api/leaderboard/users') return json(users);
-      if (path === '/api/leaderboard/countries') return json(countries);
-      if (path === '/api/milestone/100k') return json({ usersOver100k: 1 });
-      return json({ error: `No stub for ${path}` }, 500);
+      return checkedAnswer('GET', path, answer(path));
     }),
   );
 }

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { useAuth } from '../../src/features/lolgram/auth';
 import { LEGACY_KEYS, SESSION_KEY } from '../../src/features/lolgram/auth/session-storage';
-import { makeSession, makeUser } from './builders';
+import { makeSession, makeUser, meAnswer } from './builders';
 import { json, noContent, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp } from './render';
 
@@ -156,7 +156,7 @@ describe('LOLGram auth', () => {
   it('keeps a session that /me confirms', async () => {
     const alice = makeUser({ username: 'alice', bio: 'from the server' });
     localStorage.setItem(SESSION_KEY, JSON.stringify(makeSession(alice)));
-    api.on('GET', '/api/lolgram/users/me', () => json(alice));
+    api.on('GET', '/api/lolgram/users/me', () => json(meAnswer(alice)));
     renderWithApp(<Probe />);
 
     await waitFor(() => expect(api.calls('GET', '/api/lolgram/users/me')).toHaveLength(1));
@@ -164,12 +164,34 @@ describe('LOLGram auth', () => {
     expect(who()).toBe('alice');
   });
 
+  it('follows a sign-out and a sign-in made in another tab', async () => {
+    const alice = makeUser({ username: 'alice' });
+    localStorage.setItem(SESSION_KEY, JSON.stringify(makeSession(alice)));
+    api.on('GET', '/api/lolgram/users/me', () => json(meAnswer(alice)));
+    renderWithApp(<Probe />);
+    await waitFor(() => expect(api.calls('GET', '/api/lolgram/users/me')).toHaveLength(1));
+
+    localStorage.removeItem(SESSION_KEY);
+    act(() => window.dispatchEvent(new StorageEvent('storage', { key: SESSION_KEY })));
+    await waitFor(() => expect(who()).toBe('nobody'));
+
+    const bob = makeUser({
+      username: 'bob',
+      walletAddress: 'So11111111111111111111111111111111111111112',
+    });
+    localStorage.setItem(SESSION_KEY, JSON.stringify(makeSession(bob, { authMethod: 'wallet' })));
+    act(() => window.dispatchEvent(new StorageEvent('storage', { key: SESSION_KEY })));
+    await waitFor(() => expect(who()).toBe('bob'));
+    expect(screen.getByTestId('method').textContent).toBe('wallet');
+    expect(api.calls('GET', '/api/lolgram/users/me')).toHaveLength(1);
+  });
+
   it('logs out: calls the server and removes the session and the legacy keys', async () => {
     const alice = makeUser({ username: 'alice' });
     localStorage.setItem(SESSION_KEY, JSON.stringify(makeSession(alice)));
     for (const key of LEGACY_KEYS) localStorage.setItem(key, 'old');
     api
-      .on('GET', '/api/lolgram/users/me', () => json(alice))
+      .on('GET', '/api/lolgram/users/me', () => json(meAnswer(alice)))
       .on('POST', '/api/lolgram/users/logout', noContent);
     renderWithApp(<Probe />);
 

@@ -1,4 +1,4 @@
-import type { LolgramUser, Post, StoredSession } from '@tapgram/shared';
+import type { LolgramUser, MeAnswer, Post, StoredSession } from '@tapgram/shared';
 
 let sequence = 0;
 const nextId = () => {
@@ -19,6 +19,11 @@ export function makeUser(overrides: Partial<LolgramUser> = {}): LolgramUser {
     isVerified: false,
     ...overrides,
   };
+}
+
+/** GET /api/lolgram/users/me's answer for `user`. */
+export function meAnswer(user: LolgramUser, isAdmin = false): MeAnswer {
+  return { ...user, isAdmin };
 }
 
 export function makePost(overrides: Partial<Post> = {}): Post {

@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { checkedAnswer } from '../api-answers';
 
 type Reply = Response | Promise<Response>;
 
@@ -41,7 +42,10 @@ function matches(route: Route, method: string, path: string): boolean {
   return typeof route.path === 'string' ? route.path === path : route.path.test(path);
 }
 
-/** Replaces global fetch with a table of routes; the newest matching route answers. */
+/**
+ * Replaces global fetch with a table of routes; the newest matching route answers, checked against
+ * the shared schema of its endpoint.
+ */
 export function stubFetch(): FetchStub {
   const routes: Route[] = [];
   const seen: Request[] = [];
@@ -56,7 +60,7 @@ export function stubFetch(): FetchStub {
       const path = url.pathname + url.search;
       const route = [...routes].reverse().find((r) => matches(r, request.method, path));
       if (!route) return json({ error: `No stub for ${request.method} ${path}` }, 500);
-      return route.reply(request);
+      return checkedAnswer(request.method, request.url, await route.reply(request));
     }),
   );
   const stub: FetchStub = {

@@ -7,14 +7,14 @@ import { Toaster } from '../../src/components/ui/toaster';
 import { SESSION_KEY } from '../../src/features/lolgram/auth/session-storage';
 import { AuthProvider } from '../../src/features/lolgram/auth';
 import { createQueryClient } from '../../src/lib/query-client';
-import { makeSession } from './builders';
+import { makeSession, meAnswer } from './builders';
 import type { FetchStub } from './fetch-stub';
 import { json } from './fetch-stub';
 
 /** Stores a fresh session for `user` and answers GET /me with it, as a signed-in browser would. */
-export function signIn(fetchStub: FetchStub, user: LolgramUser): void {
+export function signIn(fetchStub: FetchStub, user: LolgramUser, { isAdmin = false } = {}): void {
   localStorage.setItem(SESSION_KEY, JSON.stringify(makeSession(user)));
-  fetchStub.on('GET', '/api/lolgram/users/me', () => json(user));
+  fetchStub.on('GET', '/api/lolgram/users/me', () => json(meAnswer(user, isAdmin)));
 }
 
 export function renderWithApp(

@@ -2,13 +2,13 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORY_ADVANCE_DELAY_MS } from '@tapgram/shared';
 import { StorySection } from '../../src/features/story/StorySection';
 import {
   INTRO_CHAPTER,
   STORY_CHAPTERS,
   type StoryChapter,
 } from '../../src/features/story/story-chapters';
+import { STORY_ADVANCE_DELAY_MS } from '../../src/lib/ui-constants';
 
 function chapterAt(number: number): StoryChapter {
   const chapter = STORY_CHAPTERS[number - 1];

@@ -9,6 +9,7 @@ import { AuthProvider, useAuth } from '../../src/features/lolgram/auth';
 import { WalletAutoSignIn, WalletProviders, WalletSection } from '../../src/features/wallet';
 import { registerTestWallet } from './test-wallet';
 import { makeUser } from './builders';
+import { notFromServer } from '../api-answers';
 import { stubWalletServer } from './wallet-server';
 
 const keypair = Keypair.generate();
@@ -130,7 +131,7 @@ describe('automatic wallet sign-in', () => {
   });
 
   it('on failure shows the error and disconnects the wallet', async () => {
-    stubWalletServer({ createAnswer: () => new Response('', { status: 500 }) });
+    stubWalletServer({ createAnswer: () => notFromServer(new Response('', { status: 500 })) });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const onSignedIn = renderWallet();
     await connectTestWallet();

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signInWithWallet } from '../../src/features/wallet';
 import type { SignInWallet } from '../../src/features/wallet/sign-in';
 import { ADDRESS, makeSignInInput, makeUser } from './builders';
+import { notFromServer } from '../api-answers';
 import { stubWalletServer } from './wallet-server';
 
 const publicKey = new PublicKey(ADDRESS);
@@ -109,7 +110,7 @@ describe('signInWithWallet', () => {
   });
 
   it('says "Failed to create wallet user" when creation fails without an error body', async () => {
-    stubWalletServer({ createAnswer: () => new Response('', { status: 500 }) });
+    stubWalletServer({ createAnswer: () => notFromServer(new Response('', { status: 500 })) });
     await expect(signInWithWallet(messageSigner())).rejects.toThrow(
       /^Failed to create wallet user$/,
     );

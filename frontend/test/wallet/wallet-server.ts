@@ -2,6 +2,7 @@ import { verifySignIn } from '@solana/wallet-standard-util';
 import type { LolgramUser, SignInProof } from '@tapgram/shared';
 import { Buffer } from 'buffer';
 import { vi } from 'vitest';
+import { checkedAnswer } from '../api-answers';
 import { makeSignInInput, makeUser } from './builders';
 
 export interface ServerCall {
@@ -38,14 +39,13 @@ function proofIsValid({ input, output }: SignInProof): boolean {
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-/** The wallet part of the backend, as a fetch stub that records what the client sent. */
+/**
+ * The wallet part of the backend, as a fetch stub that records what the client sent and answers
+ * as the shared schemas say the server does.
+ */
 export function stubWalletServer(options: WalletServerOptions = {}) {
   const calls: ServerCall[] = [];
-  const fetchStub = vi.fn(async (url: string | URL, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = String(url);
-    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, path, body });
+  const answer = (method: string, path: string, body: unknown): Response => {
     const proof = (body as { proof?: SignInProof } | undefined)?.proof;
     if (options.verifyProofs && proof && !proofIsValid(proof)) {
       return json({ error: 'Wallet sign-in refused' }, 401);
@@ -66,6 +66,13 @@ export function stubWalletServer(options: WalletServerOptions = {}) {
       return json(makeUser({ username, walletAddress }), 201);
     }
     return json({ error: 'Not found' }, 404);
+  };
+  const fetchStub = vi.fn(async (url: string | URL, init: RequestInit = {}) => {
+    const method = init.method ?? 'GET';
+    const path = String(url);
+    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    calls.push({ method, path, body });
+    return checkedAnswer(method, path, answer(method, path, body));
   });
   vi.stubGlobal('fetch', fetchStub);
 

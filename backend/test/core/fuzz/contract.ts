@@ -1,7 +1,7 @@
 /**
- * Every endpoint of the /api contract (spec section 7 and the routers: game/routes.ts,
- * lolgram/*-routes.ts, admin/moderation-routes.ts, core/health.ts), with what each part of a
- * request holds. `{kind}` in a path is a parameter of that kind.
+ * Every endpoint of the /api contract (the routers: game/routes.ts, lolgram/accounts/users-routes.ts,
+ * lolgram/posts/posts-routes.ts, lolgram/moderation/moderation-routes.ts, core/health.ts), with
+ * what each part of a request holds. `{kind}` in a path is a parameter of that kind.
  */
 export type Kind =
   | 'username'

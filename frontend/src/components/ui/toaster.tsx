@@ -1,4 +1,3 @@
-import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '@tapgram/shared';
 import { useToast } from '../../hooks/use-toast';
 import {
   Toast,
@@ -8,6 +7,7 @@ import {
   ToastTitle,
   ToastViewport,
 } from './toast';
+import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '../../lib/ui-constants';
 
 export function Toaster() {
   const { toasts, dismiss } = useToast();

@@ -1,12 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, buttonVariants } from '../../components/ui/button';
-import { useAuth } from '../lolgram/auth';
+import { meQuery, useAuth } from '../lolgram/auth';
 import { AuthDialog } from '../lolgram/dialogs/AuthDialog';
 import { LolgramProviders } from '../lolgram/LolgramPage';
 import { AdminDashboard } from './AdminDashboard';
-import { useMe } from './queries';
 
 function Checking() {
   return (
@@ -18,11 +18,19 @@ function Checking() {
 
 /** Who may see the dashboard is the server's answer (`isAdmin` of /me), asked again at sign-in. */
 function AdminGate() {
-  const me = useMe();
+  const me = useQuery({ ...meQuery, refetchOnMount: 'always' });
   const { logout } = useAuth();
   const [signingIn, setSigningIn] = useState(false);
-  if (me.isPending) return <Checking />;
-  if (me.data?.isAdmin) return <AdminDashboard moderator={me.data.username} />;
+  const signedIn = me.isError ? null : me.data;
+  // A sign-in's answer does not say whether the account is an admin: ask /me then.
+  const adminUnknown = signedIn !== null && signedIn.isAdmin === undefined;
+  const { isFetching, refetch } = me;
+  useEffect(() => {
+    if (adminUnknown && !isFetching) void refetch();
+  }, [adminUnknown, isFetching, refetch]);
+
+  if (adminUnknown || (isFetching && !me.isFetchedAfterMount)) return <Checking />;
+  if (signedIn?.isAdmin) return <AdminDashboard moderator={signedIn.user.username} />;
 
   const switchAccount = async () => {
     await logout();
@@ -35,12 +43,12 @@ function AdminGate() {
       <p className="text-slate-400">
         {me.isError
           ? 'Your access could not be checked. Try again in a moment.'
-          : me.data
-            ? `You are signed in as @${me.data.username}, which is not an admin account.`
+          : signedIn
+            ? `You are signed in as @${signedIn.user.username}, which is not an admin account.`
             : 'Sign in with an admin account to open the moderation dashboard.'}
       </p>
       <div className="flex flex-wrap justify-center gap-2">
-        {me.data ? (
+        {signedIn ? (
           <Button onClick={() => void switchAccount()}>Sign in as an admin</Button>
         ) : (
           <Button onClick={() => setSigningIn(true)}>Sign in</Button>

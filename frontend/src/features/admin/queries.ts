@@ -1,17 +1,17 @@
 import {
   ANALYTICS_DEFAULT_LIMIT,
   ANALYTICS_DEFAULT_TIMEFRAME,
-  REFRESH_INTERVAL_MS,
   type AdminStats,
-  type LolgramUser,
   type ModerationDecision,
   type ModerationDecisionAnswer,
+  type ModerationDecisionBody,
   type ModerationQueueEntry,
   type PopularItem,
+  type Sent,
 } from '@tapgram/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, getQueryFn } from '../../lib/api';
-import { lolgramKeys } from '../lolgram/hooks/query-keys';
+import { apiRequest } from '../../lib/api';
+import { REFRESH_INTERVAL_MS } from '../../lib/ui-constants';
 
 export const adminKeys = {
   queue: ['/api/lolgram/admin/moderation/queue'],
@@ -20,14 +20,6 @@ export const adminKeys = {
   ],
   stats: ['/api/lolgram/admin/stats'],
 };
-
-/** Who is signed in, if anybody: decides whether the dashboard may load at all. */
-export function useMe() {
-  return useQuery<LolgramUser | null>({
-    queryKey: lolgramKeys.me,
-    queryFn: getQueryFn<LolgramUser>({ on401: 'returnNull' }),
-  });
-}
 
 export function useModerationQueue() {
   return useQuery<ModerationQueueEntry[]>({
@@ -44,10 +36,9 @@ export function useAdminStats() {
   return useQuery<AdminStats>({ queryKey: adminKeys.stats, refetchInterval: REFRESH_INTERVAL_MS });
 }
 
-/** A decision; the body names the signed-in moderator as the spec's does (the server checks who). */
+/** A decision; the server takes the moderator from the session. */
 export function useModerate() {
   const queryClient = useQueryClient();
-  const me = useMe();
   return useMutation({
     mutationFn: async ({
       queueId,
@@ -57,14 +48,10 @@ export function useModerate() {
       queueId: string;
       decision: ModerationDecision;
       notes: string;
-    }): Promise<ModerationDecisionAnswer> =>
-      (
-        await apiRequest('POST', `/api/lolgram/admin/moderation/${queueId}`, {
-          moderatorId: me.data?.id,
-          decision,
-          notes,
-        })
-      ).json(),
+    }): Promise<ModerationDecisionAnswer> => {
+      const body: Sent<ModerationDecisionBody> = { decision, notes };
+      return (await apiRequest('POST', `/api/lolgram/admin/moderation/${queueId}`, body)).json();
+    },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: adminKeys.queue });
       void queryClient.invalidateQueries({ queryKey: adminKeys.stats });

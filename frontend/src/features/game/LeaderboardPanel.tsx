@@ -1,4 +1,3 @@
-import { LEADERBOARD_SKELETON_ROWS } from '@tapgram/shared';
 import { Volume2, VolumeX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
@@ -7,6 +6,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { cn } from '../../lib/cn';
 import { countryFlag, countryName } from './countries';
 import { useLeaderboardCountries, useLeaderboardUsers } from './queries';
+import { LEADERBOARD_SKELETON_ROWS } from '../../lib/ui-constants';
 
 interface Row {
   key: string;

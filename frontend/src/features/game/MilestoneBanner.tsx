@@ -1,4 +1,5 @@
-import { MILESTONE_TARGET_USERS, type MilestoneResponse } from '@tapgram/shared';
+import { type MilestoneResponse } from '@tapgram/shared';
+import { MILESTONE_TARGET_USERS } from '../../lib/ui-constants';
 
 export function MilestoneBanner({ milestone }: { milestone: MilestoneResponse | undefined }) {
   let text: string;

@@ -1,5 +1,5 @@
-import { DEFAULT_COUNTRY, RANK_BEFORE_LOAD } from '@tapgram/shared';
 import { countryFlag, countryName } from './countries';
+import { DEFAULT_COUNTRY, RANK_BEFORE_LOAD } from '../../lib/ui-constants';
 
 interface Props {
   sessionPoints: number;

@@ -1,7 +1,7 @@
-import { FLOATING_PLUS_ONE_MS } from '@tapgram/shared';
 import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import character from './assets/character.svg';
 import characterPressed from './assets/character-pressed.svg';
+import { FLOATING_PLUS_ONE_MS } from '../../lib/ui-constants';
 
 interface Burst {
   id: number;

@@ -1,6 +1,5 @@
 import {
   gameEvents,
-  REFRESH_INTERVAL_MS,
   type BoardsPush,
   type GameConfig,
   type LeaderboardCountry,
@@ -11,6 +10,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { gameSocket } from './game-socket';
+import { REFRESH_INTERVAL_MS } from '../../lib/ui-constants';
 
 export const gameKeys = {
   users: ['/api/leaderboard/users'],

@@ -1,4 +1,4 @@
-import { SOUND_DEFAULT_ON } from '@tapgram/shared';
+import { SOUND_DEFAULT_ON } from '../../lib/ui-constants';
 
 const USER_ID = 'tapgram.game.userId';
 const SESSION_ID = 'tapgram.game.sessionId';

@@ -10,6 +10,7 @@ import {
   type TapSyncAck,
 } from '@tapgram/shared';
 import type { Socket } from 'socket.io-client';
+import { ApiError } from '../../lib/api';
 
 export interface TapSettled {
   user: GameUser;
@@ -184,7 +185,7 @@ export class TapBatches {
       (error: Error) => {
         this.posting -= 1;
         const kept = !this.pending || this.pending.sessionId === sessionId;
-        if (error.message.startsWith('503: ') && kept) {
+        if (error instanceof ApiError && isUnavailable(error.status) && kept) {
           this.pending ??= { userId, sessionId, count: 0 };
           this.pending.count += 1;
           this.setUnavailable();
@@ -242,10 +243,7 @@ export class TapBatches {
     this.queue = this.queue.filter((b) => b !== batch);
     if (!ack.ok) {
       if (this.inOrder.has(batch.sessionId)) this.sendNextInOrder(batch.sessionId);
-      this.options.onError(
-        new Error(`${ack.status}: ${JSON.stringify({ error: ack.error })}`),
-        batch.count,
-      );
+      this.options.onError(new ApiError(ack.status, { error: ack.error }, ack.error), batch.count);
       return;
     }
     const wasAnswered = batch.answered;

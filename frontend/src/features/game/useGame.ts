@@ -1,4 +1,12 @@
-import type { GameSession, GameUser } from '@tapgram/shared';
+import {
+  POINTS_PER_TAP,
+  type CreateSessionBody,
+  type GameSession,
+  type GameUser,
+  type Sent,
+  type TapBody,
+  type TapResult,
+} from '@tapgram/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiRequest, errorMessage } from '../../lib/api';
@@ -22,7 +30,7 @@ async function json<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** Spec section 8: whatever the cause (a 429 included), a tap that was not counted says this. */
+/** Whatever the cause (a 429 included), a tap that was not counted says this, and only this. */
 function reportTapFailure(error: Error) {
   console.error('Tap failed', error);
   toast({
@@ -33,14 +41,14 @@ function reportTapFailure(error: Error) {
 }
 
 async function openSession(user: GameUser): Promise<Player> {
-  const session = await json<GameSession>(
-    await apiRequest('POST', '/api/sessions', {
-      userId: user.id,
-      sessionPoints: 0,
-      sessionTaps: 0,
-    }),
-  );
+  const body: Sent<CreateSessionBody> = { userId: user.id };
+  const session = await json<GameSession>(await apiRequest('POST', '/api/sessions', body));
   return { user, session };
+}
+
+async function postTap(userId: string, sessionId: string): Promise<TapResult> {
+  const body: Sent<TapBody> = { userId, sessionId, pointsPerTap: POINTS_PER_TAP };
+  return json<TapResult>(await apiRequest('POST', '/api/tap', body));
 }
 
 /** The game screen's state: loading the stored player, creating one, and tapping. */
@@ -84,16 +92,7 @@ export function useGame() {
   useEffect(() => {
     const created: TapSender = new TapSender({
       socket: gameSocket(),
-      postTap: async (userId, sessionId) =>
-        json<Player>(
-          await apiRequest('POST', '/api/tap', {
-            userId,
-            sessionId,
-            pointsPerTap: 1,
-            sessionPoints: 0,
-            sessionTaps: 0,
-          }),
-        ),
+      postTap,
       onSettled: ({ user, session, accepted, sent }: TapSettled) => {
         // The server's totals hold the counted taps; what it refused leaves the counters here.
         setUnconfirmed(created.unconfirmed);

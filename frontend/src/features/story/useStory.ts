@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useReducer } from 'react';
-import { STORY_ADVANCE_DELAY_MS } from '@tapgram/shared';
 import { STORY_CHAPTERS } from './story-chapters';
 import {
   INITIAL_STORY_STATE,
@@ -9,6 +8,7 @@ import {
   isLastChapter,
   storyReducer,
 } from './story-state';
+import { STORY_ADVANCE_DELAY_MS } from '../../lib/ui-constants';
 
 export function useStory() {
   const [state, dispatch] = useReducer(storyReducer, INITIAL_STORY_STATE);

@@ -4,7 +4,7 @@ import {
   type SignInInput,
   type SignInProof,
 } from '@tapgram/shared';
-import { apiRequest, throwIfResNotOk } from '../../lib/api';
+import { ApiError, apiRequest, throwIfResNotOk } from '../../lib/api';
 
 export const CREATE_WALLET_USER_FAILED = 'Failed to create wallet user';
 
@@ -30,26 +30,18 @@ export async function loginWalletUser(proof: SignInProof): Promise<LolgramUser> 
 
 /** Creates the wallet's account and signs it in; the spec's client sends the address as a password. */
 export async function createWalletUser(address: string, proof: SignInProof): Promise<LolgramUser> {
-  const res = await fetch('/api/lolgram/users/create', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
+  try {
+    const res = await apiRequest('POST', '/api/lolgram/users/create', {
       username: walletUsername(address),
       password: address,
       walletAddress: address,
       proof,
-    }),
-    credentials: 'include',
-  });
-  if (!res.ok) throw new Error((await serverError(res)) ?? CREATE_WALLET_USER_FAILED);
-  return (await res.json()) as LolgramUser;
-}
-
-async function serverError(res: Response): Promise<string | null> {
-  try {
-    const body = (await res.json()) as { error?: unknown };
-    return typeof body.error === 'string' && body.error ? body.error : null;
-  } catch {
-    return null;
+    });
+    return (await res.json()) as LolgramUser;
+  } catch (error) {
+    // Only the server's own words are shown; anything else gets the fixed text.
+    if (error instanceof ApiError)
+      throw new Error(error.serverMessage ?? CREATE_WALLET_USER_FAILED);
+    throw error;
   }
 }

@@ -1,5 +1,5 @@
-import type { LolgramUser, LoginBody } from '@tapgram/shared';
-import { apiRequest } from '../../../lib/api';
+import type { LolgramUser, LoginBody, MeAnswer } from '@tapgram/shared';
+import { ApiError, apiRequest, throwIfResNotOk } from '../../../lib/api';
 import { serverError } from '../lib/server-error';
 
 const USERS = '/api/lolgram/users';
@@ -18,14 +18,17 @@ export async function loginOrCreate(body: LoginBody): Promise<LolgramUser> {
     return (await res.json()) as LolgramUser;
   } catch (error) {
     // The name exists: the sign-in failed (a wrong password, too many tries), so say why.
-    const taken = error instanceof Error && error.message.startsWith('409:');
+    const taken = error instanceof ApiError && error.status === 409;
     throw new Error(serverError(taken ? loginError : error, 'Failed to create account'));
   }
 }
 
-export async function fetchMe(): Promise<LolgramUser> {
-  const res = await apiRequest('GET', `${USERS}/me`);
-  return (await res.json()) as LolgramUser;
+/** The signed-in user as the server sees them, or null when nobody is (401). */
+export async function fetchMe(signal?: AbortSignal): Promise<MeAnswer | null> {
+  const res = await fetch(`${USERS}/me`, { credentials: 'include', signal });
+  if (res.status === 401) return null;
+  await throwIfResNotOk(res);
+  return (await res.json()) as MeAnswer;
 }
 
 export async function logoutRequest(): Promise<void> {

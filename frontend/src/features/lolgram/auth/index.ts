@@ -1,2 +1,3 @@
 export { AuthProvider } from './AuthProvider';
-export { useAuth, type AuthContextValue } from './auth-context';
+export { useAuth } from './useAuth';
+export { meQuery } from './me-query';

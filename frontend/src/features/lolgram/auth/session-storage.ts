@@ -69,10 +69,16 @@ export function writeSession(session: StoredSession): void {
   localStorage.setItem(SESSION_KEY, JSON.stringify(session));
 }
 
-export function clearSession(): void {
+function clearSession(): void {
   localStorage.removeItem(SESSION_KEY);
 }
 
 export function clearLegacyKeys(): void {
   for (const key of LEGACY_KEYS) localStorage.removeItem(key);
+}
+
+/** Removes every trace of a signed-in user from the browser. */
+export function forgetSession(): void {
+  clearSession();
+  clearLegacyKeys();
 }

@@ -1,7 +1,7 @@
 import type { LolgramUser } from '@tapgram/shared';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../hooks/use-toast';
-import { isUnauthorized } from '../../../lib/api';
+import { ApiError } from '../../../lib/api';
 import { useFollow } from '../hooks/useFollow';
 import { useFollowStatus } from '../hooks/useFollowStatus';
 
@@ -27,7 +27,7 @@ export function FollowButton({ viewerId, target }: { viewerId: string; target: L
           ),
         onError: (error) =>
           toast(
-            isUnauthorized(error)
+            error instanceof ApiError && error.status === 401
               ? { title: 'Login Required', description: 'Please login to follow users' }
               : {
                   title: 'Error',

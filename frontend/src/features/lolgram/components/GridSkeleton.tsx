@@ -1,5 +1,5 @@
-import { PROFILE_SKELETON_TILES } from '@tapgram/shared';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { PROFILE_SKELETON_TILES } from '../../../lib/ui-constants';
 
 export function GridSkeleton() {
   return (

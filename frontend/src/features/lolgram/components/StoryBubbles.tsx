@@ -1,8 +1,9 @@
-import { STORY_BUBBLES, type Post } from '@tapgram/shared';
+import { type Post } from '@tapgram/shared';
 import { Plus } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../auth';
 import { UserAvatar } from './UserAvatar';
+import { STORY_BUBBLES } from '../../../lib/ui-constants';
 
 const ring = 'rounded-full bg-gradient-to-tr from-amber-300 via-orange-500 to-pink-500 p-[2px]';
 const label = 'w-16 truncate text-center text-xs text-slate-300';

@@ -1,4 +1,3 @@
-import { CROP_MIN_SIZE } from '@tapgram/shared';
 import { useRef, useState, type SyntheticEvent } from 'react';
 import ReactCrop, { convertToPixelCrop, type PercentCrop, type PixelCrop } from 'react-image-crop';
 import 'react-image-crop/dist/ReactCrop.css';
@@ -13,6 +12,7 @@ import {
 } from '../../../components/ui/dialog';
 import { toast } from '../../../hooks/use-toast';
 import { cropToDataUrl, initialCrop } from '../lib/crop-image';
+import { CROP_MIN_SIZE } from '../../../lib/ui-constants';
 
 export interface CropDialogProps {
   src: string;

@@ -1,7 +1,8 @@
-import { FEED_LIMIT, REFRESH_INTERVAL_MS, type Post } from '@tapgram/shared';
+import { FEED_LIMIT, type Post } from '@tapgram/shared';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api';
 import { lolgramKeys } from './query-keys';
+import { REFRESH_INTERVAL_MS } from '../../../lib/ui-constants';
 
 const [feedPath] = lolgramKeys.feed;
 

@@ -1,10 +1,11 @@
-import { LOL_ANIMATION_MS, type LolState, type Post } from '@tapgram/shared';
+import { type LolState, type Post } from '@tapgram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { toast } from '../../../hooks/use-toast';
 import { apiRequest } from '../../../lib/api';
 import { patchPost, type PostsData } from '../lib/post-cache';
 import { isPostsQuery } from './query-keys';
+import { LOL_ANIMATION_MS } from '../../../lib/ui-constants';
 
 /** The LOL toggle: shown at once in every list holding the post, rolled back if the server refuses. */
 export function useLol(post: Post) {

@@ -1,4 +1,4 @@
-import type { LolgramUser } from '@tapgram/shared';
+import type { AvatarAnswer } from '@tapgram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../auth';
 import { sendForm } from '../lib/form-request';
@@ -12,7 +12,7 @@ export function useUploadAvatar(userId: string) {
       const form = new FormData();
       form.append('avatar', file);
       const res = await sendForm('PUT', `/api/lolgram/users/${userId}/avatar`, form);
-      return ((await res.json()) as { user: LolgramUser }).user;
+      return ((await res.json()) as AvatarAnswer).user;
     },
     onSuccess: (user) => {
       updateUser(user);

@@ -1,9 +1,10 @@
 import type { LolgramUser } from '@tapgram/shared';
 import { useQuery } from '@tanstack/react-query';
+import { ApiError } from '../../../lib/api';
 import { lolgramKeys } from './query-keys';
 
 export function isNotFound(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('404:');
+  return error instanceof ApiError && error.status === 404;
 }
 
 export function useUserByUsername(username: string | undefined) {

@@ -1,5 +1,9 @@
-import { CROP_INITIAL_PERCENT, CROP_JPEG_QUALITY, CROP_OUTPUT_SIZE } from '@tapgram/shared';
 import { centerCrop, makeAspectCrop, type PercentCrop, type PixelCrop } from 'react-image-crop';
+import {
+  CROP_INITIAL_PERCENT,
+  CROP_JPEG_QUALITY,
+  CROP_OUTPUT_SIZE,
+} from '../../../lib/ui-constants';
 
 /** A centred square covering 90% of the image's shorter side. */
 export function initialCrop(width: number, height: number): PercentCrop {

@@ -1,7 +1,6 @@
-import { errorMessage } from '../../../lib/api';
+import { ApiError } from '../../../lib/api';
 
 /** The server's own words for a failed call, or `fallback` when the failure never reached it. */
 export function serverError(error: unknown, fallback: string): string {
-  if (!(error instanceof Error) || !/^\d{3}: /.test(error.message)) return fallback;
-  return errorMessage(error) || fallback;
+  return error instanceof ApiError ? error.message || fallback : fallback;
 }

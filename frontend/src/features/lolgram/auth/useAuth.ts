@@ -1,0 +1,74 @@
+import type { AuthMethod, LolgramUser } from '@tapgram/shared';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { isPostsQuery } from '../hooks/query-keys';
+import { loginOrCreate, logoutRequest } from './auth-api';
+import { currentSignedIn, meQuery, setSignedIn, type SignedIn } from './me-query';
+import { forgetSession, readSession, toStoredSession, writeSession } from './session-storage';
+
+export interface AuthState {
+  isAuthenticated: boolean;
+  user: LolgramUser | null;
+  authMethod: AuthMethod | null;
+}
+
+const loggedOut: AuthState = { isAuthenticated: false, user: null, authMethod: null };
+
+/** Who is signed in, read from the me query; a failed check counts as nobody. */
+function useSignedIn(): SignedIn | null {
+  const me = useQuery(meQuery);
+  return me.isError ? null : me.data;
+}
+
+function authActions(queryClient: QueryClient) {
+  const refreshPosts = () => queryClient.invalidateQueries({ predicate: isPostsQuery });
+
+  const signedIn = (user: LolgramUser, authMethod: AuthMethod) => {
+    writeSession(toStoredSession(user, authMethod, Date.now()));
+    setSignedIn(queryClient, { user, authMethod });
+    void refreshPosts();
+  };
+
+  return {
+    signedIn,
+    async login(username: string, password: string): Promise<LolgramUser> {
+      const user = await loginOrCreate({ username: username.trim(), password });
+      signedIn(user, 'password');
+      return user;
+    },
+    async logout(): Promise<void> {
+      try {
+        await logoutRequest();
+      } catch (error) {
+        console.error('LOLGram logout request failed', error);
+      } finally {
+        forgetSession();
+        setSignedIn(queryClient, null);
+        void refreshPosts();
+      }
+    },
+    /** Takes in the signed-in user's new profile (an edit's answer). */
+    updateUser(user: LolgramUser): void {
+      const current = currentSignedIn(queryClient);
+      if (current?.user.id !== user.id) return;
+      const session = readSession();
+      if (session?.id === user.id) {
+        writeSession(toStoredSession(user, session.authMethod, session.timestamp));
+      }
+      setSignedIn(queryClient, { ...current, user });
+    },
+  };
+}
+
+type AuthActions = ReturnType<typeof authActions>;
+
+/** The sign-in state and what changes it; every screen reads the same me query. */
+export function useAuth(): AuthActions & { state: AuthState } {
+  const queryClient = useQueryClient();
+  const signedIn = useSignedIn();
+  const actions = useMemo(() => authActions(queryClient), [queryClient]);
+  const state = signedIn
+    ? { isAuthenticated: true, user: signedIn.user, authMethod: signedIn.authMethod }
+    : loggedOut;
+  return { ...actions, state };
+}

@@ -1,0 +1,217 @@
+import {
+  adminStatsSchema,
+  avatarAnswerSchema,
+  errorBodySchema,
+  followStatusSchema,
+  gameConfigSchema,
+  gameSessionSchema,
+  gameUserSchema,
+  leaderboardCountrySchema,
+  leaderboardUserSchema,
+  lolgramUserSchema,
+  lolStateSchema,
+  meAnswerSchema,
+  milestoneResponseSchema,
+  moderationDecisionAnswerSchema,
+  moderationQueueEntrySchema,
+  popularItemSchema,
+  postSchema,
+  rankResponseSchema,
+  reportAnswerSchema,
+  signInInputSchema,
+  tapResultSchema,
+} from '@tapgram/shared';
+
+/** What the checks need of a shared (zod) schema. */
+interface Schema {
+  safeParse(
+    value: unknown,
+  ): { success: true; data: unknown } | { success: false; error: { message: string } };
+}
+
+type Answer = { schema: Schema; list: boolean } | 'no content';
+
+const one = (schema: Schema): Answer => ({ schema, list: false });
+const list = (schema: Schema): Answer => ({ schema, list: true });
+
+/** Every endpoint the screens call, and the shared schema of its answer; the first match counts. */
+const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
+  { methods: ['GET'], path: /^\/api\/game\/config$/, answer: one(gameConfigSchema) },
+  { methods: ['POST'], path: /^\/api\/users$/, answer: one(gameUserSchema) },
+  { methods: ['GET'], path: /^\/api\/users\/[^/]+\/rank$/, answer: one(rankResponseSchema) },
+  { methods: ['GET'], path: /^\/api\/users\/[^/]+$/, answer: one(gameUserSchema) },
+  { methods: ['POST'], path: /^\/api\/sessions$/, answer: one(gameSessionSchema) },
+  { methods: ['POST'], path: /^\/api\/tap$/, answer: one(tapResultSchema) },
+  { methods: ['GET'], path: /^\/api\/leaderboard\/users$/, answer: list(leaderboardUserSchema) },
+  {
+    methods: ['GET'],
+    path: /^\/api\/leaderboard\/countries$/,
+    answer: list(leaderboardCountrySchema),
+  },
+  { methods: ['GET'], path: /^\/api\/milestone\/100k$/, answer: one(milestoneResponseSchema) },
+
+  { methods: ['GET'], path: /^\/api\/lolgram\/users\/me$/, answer: one(meAnswerSchema) },
+  {
+    methods: ['POST'],
+    path: /^\/api\/lolgram\/users\/(login|create)$/,
+    answer: one(lolgramUserSchema),
+  },
+  { methods: ['POST'], path: /^\/api\/lolgram\/users\/logout$/, answer: 'no content' },
+  {
+    methods: ['POST'],
+    path: /^\/api\/lolgram\/auth\/wallet\/nonce$/,
+    answer: one(signInInputSchema),
+  },
+  {
+    methods: ['POST'],
+    path: /^\/api\/lolgram\/auth\/wallet\/login$/,
+    answer: one(lolgramUserSchema),
+  },
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/users\/(wallet|username)\/[^/]+$/,
+    answer: one(lolgramUserSchema),
+  },
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/users\/[^/]+\/following\/[^/]+$/,
+    answer: one(followStatusSchema),
+  },
+  {
+    methods: ['POST', 'DELETE'],
+    path: /^\/api\/lolgram\/users\/[^/]+\/follow$/,
+    answer: one(followStatusSchema),
+  },
+  {
+    methods: ['PUT'],
+    path: /^\/api\/lolgram\/users\/[^/]+\/avatar$/,
+    answer: one(avatarAnswerSchema),
+  },
+  {
+    methods: ['GET', 'PUT'],
+    path: /^\/api\/lolgram\/users\/[^/]+$/,
+    answer: one(lolgramUserSchema),
+  },
+
+  { methods: ['POST'], path: /^\/api\/lolgram\/posts$/, answer: one(postSchema) },
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/posts\/(feed|user\/[^/]+)$/,
+    answer: list(postSchema),
+  },
+  { methods: ['POST'], path: /^\/api\/lolgram\/posts\/views$/, answer: 'no content' },
+  {
+    methods: ['POST', 'DELETE'],
+    path: /^\/api\/lolgram\/posts\/[^/]+\/lol$/,
+    answer: one(lolStateSchema),
+  },
+  {
+    methods: ['POST'],
+    path: /^\/api\/lolgram\/posts\/[^/]+\/report$/,
+    answer: one(reportAnswerSchema),
+  },
+
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/admin\/moderation\/queue$/,
+    answer: list(moderationQueueEntrySchema),
+  },
+  {
+    methods: ['POST'],
+    path: /^\/api\/lolgram\/admin\/moderation\/[^/]+$/,
+    answer: one(moderationDecisionAnswerSchema),
+  },
+  { methods: ['GET'], path: /^\/api\/lolgram\/admin\/stats$/, answer: one(adminStatsSchema) },
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/analytics\/popular$/,
+    answer: list(popularItemSchema),
+  },
+];
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** Fields of `body` that parsing dropped: names the schema, and so the server, does not have. */
+function unknownFields(body: unknown, parsed: unknown, at: string): string[] {
+  if (Array.isArray(body) && Array.isArray(parsed)) {
+    return body.flatMap((item, index) => unknownFields(item, parsed[index], `${at}[${index}]`));
+  }
+  if (!isObject(body) || !isObject(parsed) || Array.isArray(body)) return [];
+  return Object.keys(body).flatMap((key) =>
+    key in parsed ? unknownFields(body[key], parsed[key], `${at}.${key}`) : [`${at}.${key}`],
+  );
+}
+
+function mismatch(schema: Schema, body: unknown): string | null {
+  const result = schema.safeParse(body);
+  if (!result.success) return result.error.message;
+  const unknown = unknownFields(body, result.data, 'body');
+  return unknown.length > 0 ? `fields the schema does not name: ${unknown.join(', ')}` : null;
+}
+
+function answerFor(method: string, path: string): Answer | null {
+  const endpoint = ENDPOINTS.find((e) => e.methods.includes(method) && e.path.test(path));
+  return endpoint?.answer ?? null;
+}
+
+async function problemOf(method: string, path: string, response: Response): Promise<string | null> {
+  const text = await response.text();
+  const answer = answerFor(method, path);
+  if (response.status === 204) {
+    if (text !== '') return 'a 204 with a body';
+    return answer === 'no content' ? null : 'a 204 where the server answers JSON';
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `a body that is not JSON: ${JSON.stringify(text)}`;
+  }
+  if (!response.ok) return mismatch(errorBodySchema, body);
+  if (answer === null) return 'no shared schema for this endpoint (add it to test/api-answers.ts)';
+  if (answer === 'no content')
+    return `a ${response.status} with a body where the server answers 204`;
+  if (!answer.list) return mismatch(answer.schema, body);
+  if (!Array.isArray(body)) return 'not a list';
+  for (const [index, item] of body.entries()) {
+    const problem = mismatch(answer.schema, item);
+    if (problem !== null) return `item ${index}: ${problem}`;
+  }
+  return null;
+}
+
+const drifted: string[] = [];
+const foreign = new WeakSet<Response>();
+
+/**
+ * Marks an answer the server itself never gives but something between it and the browser may
+ * (a proxy's empty 500): the checks let it through.
+ */
+export function notFromServer(response: Response): Response {
+  foreign.add(response);
+  return response;
+}
+
+/**
+ * Checks a stubbed answer against the shared schema of its endpoint (an error against `{error}`),
+ * so that no stub answers what the server cannot. A mismatch fails the call and the test.
+ */
+export async function checkedAnswer(
+  method: string,
+  url: string,
+  response: Response,
+): Promise<Response> {
+  if (foreign.has(response)) return response;
+  const path = new URL(url, 'http://localhost').pathname;
+  const problem = await problemOf(method, path, response.clone());
+  if (problem === null) return response;
+  const message = `The stub of ${method} ${path} answers what the server never does: ${problem}`;
+  drifted.push(message);
+  throw new Error(message);
+}
+
+/** The mismatches found since the last call; the setup fails a test that had any. */
+export function takeDrift(): string[] {
+  return drifted.splice(0);
+}
