@@ -4,7 +4,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../auth';
 import { FollowButton } from '../components/FollowButton';
 import { UserPostsGrid } from '../components/UserPostsGrid';
-import { ProfileStats } from '../components/ProfileStats';
+import { ProfileHeader } from '../components/ProfileHeader';
 import { UserAvatar } from '../components/UserAvatar';
 import { useUserByUsername } from '../hooks/useUserByUsername';
 import { useUserPosts } from '../hooks/useUserPosts';
@@ -52,30 +52,29 @@ export function PublicProfile({ username }: { username: string }) {
         ) : (
           user && (
             <section aria-label={`${user.username}'s profile`} className="flex flex-col gap-4">
-              <div className="flex items-center gap-5 px-4 pt-5">
-                <UserAvatar
-                  src={user.avatar}
-                  username={user.username}
-                  missing="badge"
-                  className="h-20 w-20 text-xl"
-                />
-                <ProfileStats
-                  posts={user.postCount}
-                  followers={user.followerCount}
-                  following={user.followingCount}
-                />
-              </div>
-              <div className="px-4">
-                <p className="flex items-center gap-1 text-lg font-bold">
-                  {user.username}
-                  {user.isVerified && (
-                    <BadgeCheck className="h-5 w-5 text-sky-400" aria-label="Verified" role="img" />
-                  )}
-                </p>
-                <p className="text-sm whitespace-pre-line text-slate-300">
-                  {user.bio || 'LOLGram user'}
-                </p>
-              </div>
+              <ProfileHeader
+                user={user}
+                avatar={
+                  <UserAvatar
+                    src={user.avatar}
+                    username={user.username}
+                    missing="badge"
+                    className="h-20 w-20 text-xl"
+                  />
+                }
+                name={
+                  <p className="flex items-center gap-1 text-lg font-bold">
+                    {user.username}
+                    {user.isVerified && (
+                      <BadgeCheck
+                        className="h-5 w-5 text-sky-400"
+                        aria-label="Verified"
+                        role="img"
+                      />
+                    )}
+                  </p>
+                }
+              />
               {viewer && viewer.id !== user.id && (
                 <div className="px-4">
                   <FollowButton viewerId={viewer.id} target={user} />

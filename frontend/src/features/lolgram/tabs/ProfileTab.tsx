@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { useAuth } from '../auth';
 import { AvatarUpload } from '../components/AvatarUpload';
 import { UserPostsGrid } from '../components/UserPostsGrid';
-import { ProfileStats } from '../components/ProfileStats';
+import { ProfileHeader } from '../components/ProfileHeader';
 import { SoonBadge } from '../components/SoonBadge';
 import { EditProfileDialog } from '../dialogs/EditProfileDialog';
 import { useUserByUsername } from '../hooks/useUserByUsername';
@@ -21,18 +21,11 @@ function OwnProfile({ signedIn }: { signedIn: LolgramUser }) {
 
   return (
     <section aria-label="Your profile" className="flex flex-col gap-4">
-      <div className="flex items-center gap-5 px-4 pt-5">
-        <AvatarUpload user={user} />
-        <ProfileStats
-          posts={user.postCount}
-          followers={user.followerCount}
-          following={user.followingCount}
-        />
-      </div>
-      <div className="px-4">
-        <h2 className="text-lg font-bold">{user.username}</h2>
-        <p className="text-sm whitespace-pre-line text-slate-300">{user.bio || 'LOLGram user'}</p>
-      </div>
+      <ProfileHeader
+        user={user}
+        avatar={<AvatarUpload user={user} />}
+        name={<h2 className="text-lg font-bold">{user.username}</h2>}
+      />
       <div className="flex gap-2 px-4">
         <Button variant="secondary" className="h-11 flex-1" onClick={() => setEditing(true)}>
           Edit Profile
