@@ -148,7 +148,7 @@ describe.each(storageModes)('fuzzing the API (%s storage)', (mode) => {
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
           if (!answer.text.startsWith('{"error":"No such endpoint'))
             reached.add(index % CONTRACT.length);
-          const problem = problemWith(answer);
+          const problem = problemWith(sent, answer);
           if (problem) {
             failures.push(
               `${problem}: ${answer.text.slice(0, 300)}\n${describeRequest(sent, index, SEED)}`,

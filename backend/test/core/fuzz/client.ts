@@ -58,13 +58,16 @@ const LEAKS: [string, RegExp][] = [
   ],
 ];
 
-/** Why an answer is wrong, or null. */
-export function problemWith(answer: FuzzAnswer): string | null {
+/** Why an answer to `request` is wrong, or null. */
+export function problemWith(request: FuzzRequest, answer: FuzzAnswer): string | null {
   if (answer.status >= 500) return `answered ${answer.status}`;
   if (answer.contentType.startsWith('image/')) return null;
   for (const [what, pattern] of LEAKS) {
     if (pattern.test(answer.text)) return `answer shows ${what}`;
   }
+  // A page path (a hostile one that lost its /api prefix): the app's own Page Not Found, a 404.
+  const page = request.method === 'GET' && !request.path.startsWith('/api/');
+  if (page && answer.status === 404 && answer.contentType.startsWith('text/html')) return null;
   // Node's own HTTP parser answers 431 (headers too large) with an empty body, before the app.
   if (answer.status >= 400 && answer.status !== 431) {
     let body: unknown;
