@@ -45,7 +45,7 @@ export function createLolgramFeature(deps: FeatureDeps): Feature {
     users: usersRepository,
     wallet,
     images,
-    loginGuard: new LoginGuard(),
+    loginGuard: new LoginGuard(limits),
     nonceLimit: limits('nonce', LOLGRAM_LIMITS.noncePerClient),
     signupLimit: limits('signup', {
       ...LOLGRAM_LIMITS.signupPerClient,

@@ -1,8 +1,8 @@
 const MINUTE = 60 * 1000;
 
 /**
- * LOLGram's abuse limits. The failed sign-in limits count per process; the nonce and sign-up
- * limits are counted in Redis when there is one (core/limiter.ts), across every process.
+ * LOLGram's abuse limits, counted in Redis when there is one (core/limiter.ts), across every
+ * process; the password hashes bound the work of this process, so they are counted in it.
  */
 export const LOLGRAM_LIMITS = {
   /** Failed sign-ins for one username from one client address. */

@@ -1,16 +1,17 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOLGRAM_LIMITS } from '../../src/lolgram/limits';
+import { storageModes } from '../game/modes';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeAccount, makeName } from './builders';
 
 const { loginPerAccount, loginPerClient } = LOLGRAM_LIMITS;
 
-describe('failed sign-in limits', () => {
+describe.each(storageModes)('failed sign-in limits (%s)', (mode) => {
   let server: TestServer;
   beforeAll(async () => {
     // Behind a trusted proxy, so that each test speaks from its own client address.
-    server = await startTestServer({ env: { TRUST_PROXY: '1' } });
+    server = await startTestServer({ mode, env: { TRUST_PROXY: '1' } });
   });
   afterAll(async () => {
     await server?.stop();

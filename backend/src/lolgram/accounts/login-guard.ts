@@ -1,37 +1,37 @@
-import { TooManyRequestsError } from '../../core/errors';
-import { FailureLimiter } from './failure-limiter';
+import type { RateLimit, RateLimits } from '../../core/limiter';
 import { limitKey, LOLGRAM_LIMITS } from '../limits';
+
+const TOO_MANY_FAILURES = 'Too many failed sign-in attempts. Try again in a few minutes.';
 
 /**
  * Failed password sign-ins, limited per client and username and per client across usernames
- * (password spraying). An attempt counts as a failure before the password is checked, so that
- * concurrent guesses cannot all pass the check first; a success takes it back.
+ * (password spraying), in every process at once when the limits live in Redis. An attempt counts
+ * as a failure before the password is checked, so that concurrent guesses cannot all pass the
+ * check first; a success takes it back.
  */
 export class LoginGuard {
-  constructor(
-    private readonly perAccount = limiter(LOLGRAM_LIMITS.loginPerAccount),
-    private readonly perClient = limiter(LOLGRAM_LIMITS.loginPerClient),
-  ) {}
+  private readonly perAccount: RateLimit;
+  private readonly perClient: RateLimit;
+
+  constructor(limits: RateLimits) {
+    this.perAccount = limits('login-account', LOLGRAM_LIMITS.loginPerAccount);
+    this.perClient = limits('login-client', LOLGRAM_LIMITS.loginPerClient);
+  }
 
   /** Reserves an attempt, or throws 429; call the answer when the password was right. */
-  begin(client: string, username: string): () => void {
+  async begin(client: string, username: string): Promise<() => Promise<void>> {
     const clientKey = limitKey(client);
     const accountKey = `${clientKey}|${limitKey(username.toLowerCase())}`;
-    // Check both before counting either: nothing awaits in between, so this is atomic here.
-    if (this.perAccount.blocked(accountKey) || this.perClient.blocked(clientKey)) {
-      throw new TooManyRequestsError(
-        'Too many failed sign-in attempts. Try again in a few minutes.',
-      );
+    // The client first: one at its limit makes no key for each username it goes on to try.
+    await this.perClient.take(clientKey, TOO_MANY_FAILURES);
+    try {
+      await this.perAccount.take(accountKey, TOO_MANY_FAILURES);
+    } catch (refused) {
+      await this.perClient.forgive(clientKey);
+      throw refused;
     }
-    this.perAccount.take(accountKey);
-    this.perClient.take(clientKey);
-    return () => {
-      this.perAccount.reset(accountKey);
-      this.perClient.forgive(clientKey);
+    return async () => {
+      await Promise.all([this.perAccount.reset(accountKey), this.perClient.forgive(clientKey)]);
     };
   }
-}
-
-function limiter({ limit, windowMs }: { limit: number; windowMs: number }) {
-  return new FailureLimiter(limit, windowMs);
 }

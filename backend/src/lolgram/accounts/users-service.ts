@@ -97,12 +97,12 @@ export class UsersService {
   }
 
   async login(username: string, password: string, client: string): Promise<LolgramUser> {
-    const succeeded = this.deps.loginGuard.begin(client, username);
+    const succeeded = await this.deps.loginGuard.begin(client, username);
     const credentials = await this.deps.users.credentials(username);
     const ok = await this.deps.passwords.verify(credentials?.passwordHash ?? null, password);
     const user = ok && credentials ? await this.deps.users.byId(credentials.id) : null;
     if (!user) throw new UnauthorizedError(messages.invalidCredentials);
-    succeeded();
+    await succeeded();
     return user;
   }
 
