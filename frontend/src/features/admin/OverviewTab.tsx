@@ -62,7 +62,7 @@ export function OverviewTab() {
                     {d.decision}
                   </span>{' '}
                   {d.contentId.slice(0, 8)} by @{d.moderator}{' '}
-                  <time className="text-slate-500" dateTime={d.decidedAt}>
+                  <time className="text-slate-400" dateTime={d.decidedAt}>
                     {new Date(d.decidedAt).toLocaleString()}
                   </time>
                 </li>

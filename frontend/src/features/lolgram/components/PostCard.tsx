@@ -139,7 +139,7 @@ export function PostCard({ post }: { post: Post }) {
         {post.commentCount > 0 && (
           <p className="text-slate-400">View all {post.commentCount} comments</p>
         )}
-        <time dateTime={post.createdAt} className="text-xs text-slate-500 uppercase">
+        <time dateTime={post.createdAt} className="text-xs text-slate-400 uppercase">
           {formatPostDate(post.createdAt)}
         </time>
       </div>
