@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isAppPage } from '@tapgram/shared/routes';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -14,6 +14,7 @@ import { apiNotFound, errorHandler } from './errors';
 import type { Feature } from './feature';
 import { healthRouter } from './health';
 import type { Logger } from './logger';
+import type { Metrics, MetricsHandler } from './metrics';
 import type { Redis } from './redis';
 import { COMPRESS_THRESHOLD_BYTES } from './fast-route';
 import { requestId } from './request-id';
@@ -25,6 +26,9 @@ export interface AppDeps {
   db: Queryable;
   redis: Redis | null;
   features: Feature[];
+  metrics: Metrics;
+  /** Serves GET /metrics on this app; unset, /metrics is an unknown path like any other. */
+  metricsEndpoint?: MetricsHandler;
   /** Signs cookies. */
   secret: string;
   /** The built frontend; served with the SPA fallback when it exists. */
@@ -62,18 +66,42 @@ export function apiSecurityHeaders(config: Config) {
   });
 }
 
+/**
+ * The route pattern that answered (`/api/users/:id`), never the path a client wrote, so that the
+ * metrics keep a bounded set of series; `(none)` for static files and paths no route took.
+ */
+function routeOf(req: Request): string {
+  const route = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof route === 'string' ? req.baseUrl + route : '(none)';
+}
+
 export function createApp({
   config,
   logger,
   db,
   redis,
   features,
+  metrics,
+  metricsEndpoint: serveMetrics,
   secret,
   webDir,
 }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', proxyTrust(config.TRUST_PROXY));
+
+  app.use((req, res, next) => {
+    const started = performance.now();
+    res.on('finish', () => {
+      metrics.httpRequest(
+        req.method,
+        routeOf(req),
+        res.statusCode,
+        (performance.now() - started) / 1000,
+      );
+    });
+    next();
+  });
 
   app.use(
     pinoHttp({
@@ -102,6 +130,7 @@ export function createApp({
   );
   app.use(rejectBadUrls);
   app.use(healthRouter(db, redis));
+  if (serveMetrics) app.get('/metrics', serveMetrics);
 
   const api = express.Router();
   // JSON answers above a small size go out compressed (the fast routes do the same).

@@ -10,7 +10,7 @@ import { z } from 'zod';
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../data', import.meta.url));
 
 /** Variables whose value an error message must never show. */
-const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'S3_SECRET_ACCESS_KEY']);
+const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'S3_SECRET_ACCESS_KEY', 'METRICS_TOKEN']);
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -84,6 +84,15 @@ const wholeAboveZero = () =>
     .int('must be a whole number above 0')
     .positive('must be a whole number above 0');
 const positiveInt = (fallback: number) => wholeAboveZero().default(fallback);
+const portNumber = () =>
+  z.coerce
+    .number({ error: 'must be a port number, 0 to 65535' })
+    .int('must be a port number, 0 to 65535')
+    .min(0, 'must be a port number, 0 to 65535')
+    .max(65_535, 'must be a port number, 0 to 65535');
+
+/** What an Authorization: Bearer header can carry (RFC 6750), and long enough not to be guessed. */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]{16,}=*$/;
 
 /** S3's bucket naming rules, so that a typo fails at start rather than at the first upload. */
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
@@ -92,12 +101,7 @@ export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().default('0.0.0.0'),
-    PORT: z.coerce
-      .number({ error: 'must be a port number, 0 to 65535' })
-      .int('must be a port number, 0 to 65535')
-      .min(0, 'must be a port number, 0 to 65535')
-      .max(65_535, 'must be a port number, 0 to 65535')
-      .default(3000),
+    PORT: portNumber().default(3000),
     DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
     REDIS_URL: optionalUrl(['redis', 'rediss']),
     REDIS_PREFIX: z
@@ -157,6 +161,16 @@ export const envSchema = z
       .enum(['true', 'false'])
       .default('false')
       .transform((value) => value === 'true'),
+    /** Set: GET /metrics answers only requests that carry it as a bearer token. */
+    METRICS_TOKEN: z
+      .string()
+      .regex(
+        BEARER_TOKEN,
+        'must be at least 16 letters, digits or - . _ ~ + / (a bearer token, like the output of `openssl rand -hex 32`)',
+      )
+      .optional(),
+    /** Set: the metrics are served on this port of their own (on HOST), not on PORT. */
+    METRICS_PORT: portNumber().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.IMAGE_STORE === 's3' && !env.S3_BUCKET) {
@@ -175,6 +189,13 @@ export const envSchema = z
         code: 'custom',
         path: [missing],
         message: `is required with ${given}: give both, or neither for the AWS SDK's own credentials`,
+      });
+    }
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: `must differ from PORT (${env.PORT}): the metrics get a port of their own; to serve them on PORT, leave METRICS_PORT unset and set METRICS_TOKEN`,
       });
     }
     if (env.MODERATION_HOLD_THRESHOLD < env.MODERATION_QUEUE_THRESHOLD) {

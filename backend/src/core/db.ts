@@ -47,16 +47,26 @@ export async function withTransaction<T>(
  * DATA_DIR) served over the Postgres wire protocol so that the rest of the app uses the same pg code.
  */
 export async function openDatabase(
-  options: { databaseUrl: string | undefined; dataDir: string; poolSize?: number },
+  options: {
+    databaseUrl: string | undefined;
+    dataDir: string;
+    poolSize?: number;
+    /** Told of each error of an idle client of the pool (a dropped or killed connection). */
+    onError?: (err: Error) => void;
+  },
   logger: Logger,
 ): Promise<Database> {
+  let db: Database;
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 20,
     });
     pool.on('error', (err) => logger.error({ err }, 'idle database client error'));
-    return { pool, kind: 'external', close: () => pool.end() };
+    db = { pool, kind: 'external', close: () => pool.end() };
+  } else {
+    db = await openEmbeddedDatabase(options.dataDir, logger);
   }
-  return openEmbeddedDatabase(options.dataDir, logger);
+  if (options.onError) db.pool.on('error', options.onError);
+  return db;
 }

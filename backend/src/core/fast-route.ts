@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import Negotiator from 'negotiator';
 import { errorAnswer, HttpError } from './errors';
 import type { Logger } from './logger';
+import type { Metrics } from './metrics';
 import { requestId } from './request-id';
 import { BAD_URL, isValidRequestUrl } from './request-url';
 
@@ -117,10 +118,10 @@ async function parseJson(req: IncomingMessage): Promise<unknown> {
 export function withFastRoutes(
   app: RequestListener,
   routes: Map<string, FastRoute>,
-  options: { logger: Logger; headers: [string, string][] },
+  options: { logger: Logger; headers: [string, string][]; metrics: Metrics },
 ): RequestListener {
   if (routes.size === 0) return app;
-  const { logger } = options;
+  const { logger, metrics } = options;
   // The headers every answer carries, flattened once: one writeHead, no setHeader per header.
   const fixed = [
     ...options.headers.flat(),
@@ -179,6 +180,7 @@ export function withFastRoutes(
     req: IncomingMessage,
     res: ServerResponse,
     route: FastRoute,
+    path: string,
     search: string,
   ) => {
     const started = performance.now();
@@ -186,6 +188,8 @@ export function withFastRoutes(
     const reply = await answer(req, route, search, id);
     send(req, res, id, reply);
     const { status } = reply;
+    // The path is the route's own text (a fast route has no parameters): a bounded label.
+    metrics.httpRequest(req.method ?? '', path, status, (performance.now() - started) / 1000);
     const level = status >= 500 ? 'error' : 'info';
     if (logger.isLevelEnabled(level)) {
       logger[level](
@@ -203,7 +207,7 @@ export function withFastRoutes(
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     const route = routes.get(`${req.method} ${path}`);
-    if (route) void serve(req, res, route, query === -1 ? '' : url.slice(query + 1));
+    if (route) void serve(req, res, route, path, query === -1 ? '' : url.slice(query + 1));
     else app(req, res);
   };
 }

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Database } from './db';
 import type { FastRoute } from './fast-route';
 import type { Logger } from './logger';
+import type { Metrics } from './metrics';
 import type { Redis } from './redis';
 
 /** What every feature is built from: the configuration and the services opened at start-up. */
@@ -13,6 +14,8 @@ export interface FeatureDeps {
   logger: Logger;
   db: Database;
   redis: Redis | null;
+  /** This server's metrics (each server has its own registry). */
+  metrics: Metrics;
   /** Signs cookies; from SESSION_SECRET or generated once under DATA_DIR. */
   secret: string;
   /** The image classifier of moderation; built from MODERATION_IMAGE_CHECK when not given. */

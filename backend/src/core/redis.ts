@@ -7,7 +7,12 @@ export type { Redis };
 // a second at most, never the client's whole patience.
 const COMMAND_TIMEOUT_MS = 1000;
 
-export async function openRedis(url: string, logger: Logger): Promise<Redis> {
+/** `onError` is told of each error event of a connection (it fails, drops or cannot reconnect). */
+export async function openRedis(
+  url: string,
+  logger: Logger,
+  onError?: (err: Error) => void,
+): Promise<Redis> {
   // Commands issued in the same tick go out in one write: many concurrent taps, few syscalls.
   // A command in flight when the connection drops fails rather than being sent again on
   // reconnect: a tap script that already ran would count twice. While the connection is down,
@@ -21,6 +26,7 @@ export async function openRedis(url: string, logger: Logger): Promise<Redis> {
     commandTimeout: COMMAND_TIMEOUT_MS,
   });
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
+  if (onError) redis.on('error', onError);
   await redis.connect();
   return redis;
 }
@@ -30,10 +36,15 @@ export async function openRedis(url: string, logger: Logger): Promise<Redis> {
  * queue their commands while Redis is away: the adapter subscribes before they have connected,
  * and subscribes again by itself after a reconnect.
  */
-export function openAdapterClients(redis: Redis, logger: Logger): [Redis, Redis] {
+export function openAdapterClients(
+  redis: Redis,
+  logger: Logger,
+  onError?: (err: Error) => void,
+): [Redis, Redis] {
   const open = () => {
     const client = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
     client.on('error', (err) => logger.debug({ err }, 'redis adapter connection error'));
+    if (onError) client.on('error', onError);
     return client;
   };
   return [open(), open()];

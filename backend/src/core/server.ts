@@ -10,6 +10,7 @@ import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
 import type { Feature, FeatureDeps } from './feature';
 import type { Logger } from './logger';
+import { Metrics, metricsEndpoint, metricsListener } from './metrics';
 import { runMigrations } from './migrate';
 import { sameOriginHandshakes } from './origin';
 import type { ProxyTrust } from './proxy-trust';
@@ -26,6 +27,9 @@ export interface RunningServer {
   db: Database;
   redis: Redis | null;
   io: SocketServer;
+  metrics: Metrics;
+  /** The separate metrics port's address, when METRICS_PORT is set. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -44,14 +48,21 @@ export async function startServer(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningServer> {
+  const metrics = new Metrics();
   const db = await openDatabase(
-    { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
+    {
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      onError: () => metrics.postgresError(),
+    },
     logger,
   );
   let redis: Redis | null = null;
   try {
     await runMigrations(db.pool, logger);
-    redis = config.REDIS_URL ? await openRedis(config.REDIS_URL, logger) : null;
+    redis = config.REDIS_URL
+      ? await openRedis(config.REDIS_URL, logger, () => metrics.redisError('main'))
+      : null;
   } catch (error) {
     await db.close().catch(() => undefined);
     throw error;
@@ -69,6 +80,11 @@ export async function startServer(
 
   let httpServer: http.Server;
   let io: SocketServer;
+  // The metrics on a port of their own, when one is set; otherwise on PORT behind the token.
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? null
+      : http.createServer(metricsListener(metrics, config.METRICS_TOKEN));
   try {
     const secret = await resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
     features.push(
@@ -77,6 +93,7 @@ export async function startServer(
         logger,
         db,
         redis,
+        metrics,
         secret,
         imageClassifier: options.imageClassifier,
       })),
@@ -88,6 +105,11 @@ export async function startServer(
       db: db.pool,
       redis,
       features,
+      metrics,
+      metricsEndpoint:
+        !metricsServer && config.METRICS_TOKEN
+          ? metricsEndpoint(metrics, config.METRICS_TOKEN)
+          : undefined,
       secret,
       webDir: WEB_DIR,
     });
@@ -98,6 +120,7 @@ export async function startServer(
       withFastRoutes(app, fastRoutes, {
         logger,
         headers: captureHeaders(apiSecurityHeaders(config)),
+        metrics,
       }),
     );
     io = new SocketServer(httpServer, {
@@ -108,9 +131,11 @@ export async function startServer(
         app.get('trust proxy fn') as ProxyTrust,
       ),
     });
+    const sockets = io;
+    metrics.countSockets(() => sockets.engine.clientsCount);
     limitSocketMessages(io, { logger, now: options.now });
     if (redis) {
-      adapterClients = openAdapterClients(redis, logger);
+      adapterClients = openAdapterClients(redis, logger, () => metrics.redisError('adapter'));
       io.adapter(
         createAdapter(adapterClients[0], adapterClients[1], {
           key: `${config.REDIS_PREFIX}:socket.io`,
@@ -120,23 +145,27 @@ export async function startServer(
     for (const feature of features) feature.attachSocket?.(io);
     for (const feature of features) await feature.start?.();
 
-    const server = httpServer;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.PORT, config.HOST, () => resolve());
-    });
+    if (metricsServer) await listen(metricsServer, config.METRICS_PORT ?? 0, config.HOST);
+    await listen(httpServer, config.PORT, config.HOST);
   } catch (error) {
     // A failed start (the port in use, say) leaves nothing open behind it.
+    if (metricsServer?.listening) await stopMetrics(metricsServer);
     await closeServices().catch(() => undefined);
     throw error;
   }
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://localhost:${port}`;
+  let metricsUrl: string | undefined;
+  if (metricsServer) {
+    metricsUrl = `http://localhost:${(metricsServer.address() as AddressInfo).port}`;
+    logger.info({ url: `${metricsUrl}/metrics` }, 'metrics served on their own port');
+  }
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       logger.info('shutting down');
+      const metricsStopped = metricsServer ? stopMetrics(metricsServer) : Promise.resolve();
       const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       const force = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
@@ -144,6 +173,7 @@ export async function startServer(
       // every player on every process.
       io.local.disconnectSockets(true);
       await stopped;
+      await metricsStopped;
       clearTimeout(force);
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await closeServices();
@@ -152,5 +182,22 @@ export async function startServer(
     return closing;
   };
 
-  return { url, port, db, redis, io, close };
+  return { url, port, db, redis, io, metrics, metricsUrl, close };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** A scrape has nothing to finish: the metrics port closes at once, its connections with it. */
+function stopMetrics(server: http.Server): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  return stopped;
 }

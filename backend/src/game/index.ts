@@ -16,6 +16,7 @@ export async function createGameFeature({
   logger,
   db,
   redis,
+  metrics,
   secret,
 }: FeatureDeps): Promise<Feature> {
   const repo = new GameRepository(db.pool);
@@ -23,7 +24,14 @@ export async function createGameFeature({
   let store: GameStore;
   let claims: PushClaims;
   if (redis) {
-    const redisStore = new RedisGameStore(redis, repo, rateLimit, logger, config.REDIS_PREFIX);
+    const redisStore = new RedisGameStore(
+      redis,
+      repo,
+      rateLimit,
+      logger,
+      config.REDIS_PREFIX,
+      metrics,
+    );
     await redisStore.start(config.FLUSH_INTERVAL_MS);
     store = redisStore;
     claims = new RedisPushClaims(redis, gameKeys(config.REDIS_PREFIX));
@@ -32,7 +40,7 @@ export async function createGameFeature({
     store = new PostgresGameStore(repo, rateLimit, () => local.changed());
     claims = local;
   }
-  const service = new GameService(store);
+  const service = new GameService(store, metrics);
   let detach: (() => Promise<void>) | undefined;
   return {
     name: 'game',
@@ -43,7 +51,7 @@ export async function createGameFeature({
     }),
     fastRoutes: gameFastRoutes(service, secret),
     attachSocket(io) {
-      detach = attachGameChannel(io, { service, claims, secret, logger });
+      detach = attachGameChannel(io, { service, claims, secret, logger, metrics });
     },
     async close() {
       await detach?.();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Result } from 'ioredis';
+import type { Metrics } from '../core/metrics';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
 import { SESSION_IDLE_TTL_S } from './redis-rebuild';
@@ -111,6 +112,8 @@ export class RedisFlusher {
     private readonly redis: Redis,
     private readonly repo: GameRepository,
     private readonly k: GameKeys,
+    /** Told of each flush that left Postgres holding every count taken (the flush lag's clock). */
+    private readonly metrics?: Metrics,
   ) {
     redis.defineCommand('gameFlushTake', { numberOfKeys: 10, lua: TAKE_SCRIPT });
     redis.defineCommand('gameFlushReturn', { numberOfKeys: 7, lua: RETURN_SCRIPT });
@@ -147,7 +150,10 @@ export class RedisFlusher {
       this.k.user(''),
       this.k.session(''),
     );
-    if (users.length + sessions.length + countries.length === 0) return;
+    if (users.length + sessions.length + countries.length === 0) {
+      this.metrics?.flushed({ users: 0, sessions: 0, countries: 0 });
+      return;
+    }
     // Counters without a generation are not written yet (the next start adopts Postgres's); what
     // was taken goes back at the next flush.
     if (!generation) return;
@@ -172,6 +178,13 @@ export class RedisFlusher {
       .del(taken.users, taken.sessions, taken.countries)
       .srem(this.k.flushers, this.token)
       .exec();
+    if (written) {
+      this.metrics?.flushed({
+        users: totals.users.length,
+        sessions: totals.sessions.length,
+        countries: totals.countries.length,
+      });
+    }
   }
 
   private keysOf(token: string): string[] {

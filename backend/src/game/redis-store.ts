@@ -2,6 +2,7 @@ import type { Result } from 'ioredis';
 import type { GameSession, GameUser } from '@tapgram/shared';
 import { ServiceUnavailableError } from '../core/errors';
 import type { Logger } from '../core/logger';
+import type { Metrics } from '../core/metrics';
 import { isRedisUnreachable, type Redis } from '../core/redis';
 import { RedisFlusher } from './redis-flusher';
 import { gameKeys, type GameKeys } from './redis-keys';
@@ -41,9 +42,10 @@ export class RedisGameStore implements GameStore {
     rateLimit: RateLimit,
     private readonly logger: Logger,
     prefix: string,
+    private readonly metrics?: Metrics,
   ) {
     this.k = gameKeys(prefix);
-    this.flusher = new RedisFlusher(redis, repo, this.k);
+    this.flusher = new RedisFlusher(redis, repo, this.k, metrics);
     this.rebuilder = new RedisRebuilder(redis, repo, this.k, logger);
     this.taps = new RedisTapQueue(redis, this.k, rateLimit);
     redis.defineCommand('gameTopUsers', { numberOfKeys: 1, lua: TOP_USERS_SCRIPT });
@@ -54,6 +56,7 @@ export class RedisGameStore implements GameStore {
     await this.flusher.recover();
     await this.rebuilder.ensureReady();
     await this.rebuilder.adoptGeneration();
+    this.metrics?.flushesStarted();
     let unreachable = false;
     this.timer = setInterval(() => {
       // What is dirty stays in Redis until it returns; one line says so, not one a tick.

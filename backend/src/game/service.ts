@@ -9,6 +9,7 @@ import {
 } from '@tapgram/shared';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError } from '../core/errors';
 import { isId } from '../core/ids';
+import type { Metrics } from '../core/metrics';
 import type { GameStore } from './store';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -40,7 +41,10 @@ export class GameService {
   /** The last tap under way of each session: the next one waits for it. */
   private readonly sessionTurns = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly store: GameStore) {}
+  constructor(
+    private readonly store: GameStore,
+    private readonly metrics: Metrics,
+  ) {}
 
   createUser(username: string, country: string): Promise<GameUser> {
     return this.store.createUser(username, country);
@@ -75,6 +79,24 @@ export class GameService {
    * allow all of it. A re-sent batch (`seq` not above the last counted) answers without counting.
    */
   async tap(
+    player: string | null,
+    userId: string,
+    sessionId: string,
+    count: number,
+    seq?: number,
+    after?: number,
+  ): Promise<TapAccepted> {
+    try {
+      const accepted = await this.countTaps(player, userId, sessionId, count, seq, after);
+      this.metrics.tapsAccepted(accepted.accepted);
+      return accepted;
+    } catch (error) {
+      this.metrics.tapsRefused(error, count);
+      throw error;
+    }
+  }
+
+  private async countTaps(
     player: string | null,
     userId: string,
     sessionId: string,

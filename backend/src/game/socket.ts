@@ -12,6 +12,7 @@ import {
 import type { Server as SocketServer, Socket } from 'socket.io';
 import { errorAnswer, HttpError } from '../core/errors';
 import type { Logger } from '../core/logger';
+import type { Metrics } from '../core/metrics';
 import { playerFromCookieHeader } from './player-cookie';
 import { BatchesLostError, type GameService, type LeaderboardSnapshot } from './service';
 import type { PushClaims } from './push-claims';
@@ -45,9 +46,15 @@ function emitSnapshot(target: Pick<Socket, 'emit'>, snapshot: LeaderboardSnapsho
  */
 export function attachGameChannel(
   io: SocketServer,
-  deps: { service: GameService; claims: PushClaims; secret: string; logger: Logger },
+  deps: {
+    service: GameService;
+    claims: PushClaims;
+    secret: string;
+    logger: Logger;
+    metrics: Metrics;
+  },
 ): () => Promise<void> {
-  const { service, claims, secret, logger } = deps;
+  const { service, claims, secret, logger, metrics } = deps;
 
   io.on('connection', (socket) => {
     const player = playerFromCookieHeader(socket.handshake.headers.cookie, secret);
@@ -60,20 +67,24 @@ export function attachGameChannel(
       },
     );
 
-    socket.on(gameEvents.tap, async (payload: unknown, ack?: (reply: TapBatchAck) => void) => {
-      if (typeof ack !== 'function') return;
+    const tapAnswer = async (payload: unknown): Promise<TapBatchAck> => {
       const batch = tapBatchSchema.safeParse(payload);
-      if (!batch.success) {
-        ack({ ok: false, status: 400, error: firstIssueMessage(batch.error) });
-        return;
-      }
+      if (!batch.success) return { ok: false, status: 400, error: firstIssueMessage(batch.error) };
       try {
         const { sessionId, count, seq, after } = batch.data;
         const result = await service.tap(player, player ?? '', sessionId, count, seq, after);
-        ack({ ok: true, ...result });
+        return { ok: true, ...result };
       } catch (error) {
-        ack(failure(error, logger, 'socket tap failed'));
+        return failure(error, logger, 'socket tap failed');
       }
+    };
+
+    socket.on(gameEvents.tap, async (payload: unknown, ack?: (reply: TapBatchAck) => void) => {
+      if (typeof ack !== 'function') return;
+      const received = performance.now();
+      const answer = await tapAnswer(payload);
+      metrics.tapBatch((performance.now() - received) / 1000);
+      ack(answer);
     });
 
     socket.on(gameEvents.sync, async (payload: unknown, ack?: (reply: TapSyncAck) => void) => {
@@ -107,7 +118,10 @@ export function attachGameChannel(
       if (changed('users', snapshot.users)) push.users = snapshot.users;
       if (changed('countries', snapshot.countries)) push.countries = snapshot.countries;
       if (changed('milestone', snapshot.milestone)) push.milestone = snapshot.milestone;
-      if (Object.keys(push).length > 0) io.emit(gameEvents.boards, push);
+      if (Object.keys(push).length > 0) {
+        metrics.leaderboardPushed();
+        io.emit(gameEvents.boards, push);
+      }
     } catch (error) {
       // Nothing was pushed: give the claim back so that the next tick tries again.
       await claims.release();
