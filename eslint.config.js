@@ -30,6 +30,7 @@ export default tseslint.config(
   {
     files: [
       '**/test/**',
+      'backend/test-support/**',
       'e2e/**',
       'bench/**',
       '**/*.config.ts',

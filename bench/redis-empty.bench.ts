@@ -7,7 +7,7 @@ import { gameEvents, TAP_BATCH_WINDOW_MS, type TapBatch, type TapBatchAck } from
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
-import { startRedisProcess, type RedisProcess } from '../backend/test/helpers/redis-process';
+import { startRedisProcess, type RedisProcess } from '../backend/test-support';
 import { TapBatches } from '../frontend/src/features/game/tap-batches';
 import { createPlayers, type BenchPlayer } from './lib/game-load';
 import { startBackend } from './lib/processes';

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../backend/test/helpers/server';
+import { startTestServer, type TestServer } from '../backend/test-support';
 import { chromiumPath, launch, screenshotPath } from './browser';
 
 const executable = chromiumPath();

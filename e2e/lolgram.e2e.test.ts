@@ -2,9 +2,7 @@ import { Keypair } from '@solana/web3.js';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminAccount } from '../backend/src/lolgram/accounts/admin-accounts';
-import { UsersRepository } from '../backend/src/lolgram/accounts/users-repository';
-import { startTestServer, type TestServer } from '../backend/test/helpers/server';
+import { createAdmin, startTestServer, type TestServer } from '../backend/test-support';
 import { chromiumPath, launch, screenshotPath } from './browser';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 
@@ -46,7 +44,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
       env: { ADMIN_USERNAMES: ADMIN, MODERATION_IMAGE_CHECK: 'on' },
     });
     // As an operator does with `npm run admin -- create`: a listed name cannot be signed up.
-    await createAdminAccount(new UsersRepository(server.db.pool), ADMIN, PASSWORD);
+    await createAdmin(server, ADMIN, PASSWORD);
     browser = await launch(executable!);
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { messages } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import {
   makeAccount,
   makeJpeg,

@@ -8,7 +8,7 @@ import { processStartTime } from '../../src/core/data-dir-lock';
 import { openDatabase } from '../../src/core/db';
 import { createLogger } from '../../src/core/logger';
 import { makePlayer, tap } from '../game/builders';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeAccount, makeJpeg, makePost } from '../lolgram/builders';
 
 /** `npm start` with nothing configured: the embedded Postgres behind the same pg code. */

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAdmin } from '../lolgram/moderation/builders';
 import { storageModes } from '../game/modes';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeAccount, makeJpeg, makeName, TestWallet, type Account } from '../lolgram/builders';
 import { makeVisiblePost } from '../lolgram/post-checks';
 import { describe as describeRequest, problemWith, send } from './fuzz/client';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseInput } from '../../src/core/errors';
 import { expectAnswer } from '../helpers/answers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 
 // A feature of the test's own, to reach the error paths through the real middleware.
 function probeFeature() {

@@ -2,8 +2,8 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TooManyRequestsError } from '../../src/core/errors';
 import { createRateLimits, type RateLimit } from '../../src/core/limiter';
-import { redisAvailable } from '../helpers/availability';
-import { dropRedisPrefix, TEST_REDIS_URL, uniqueName } from '../helpers/services';
+import { redisAvailable } from '../../test-support/availability';
+import { dropRedisPrefix, TEST_REDIS_URL, uniqueName } from '../../test-support/services';
 
 const MESSAGE = 'Slow down';
 

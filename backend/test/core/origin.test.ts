@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { fromThisSite, requestProtocol } from '../../src/core/origin';
 import { makePlayer } from '../game/builders';
 import { connectGame, gameSockets, sendTaps } from '../game/socket-client';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 
 const PUBLIC_ORIGIN = 'https://tapgram.example';
 

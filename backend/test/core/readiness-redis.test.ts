@@ -2,8 +2,8 @@ import { readinessSchema } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAnswer } from '../helpers/answers';
-import { redisAvailable } from '../helpers/availability';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { redisAvailable } from '../../test-support/availability';
+import { startTestServer, type TestServer } from '../../test-support/server';
 
 describe.runIf(await redisAvailable())('readiness with Redis configured', () => {
   let server: TestServer;

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_DIR } from '../../src/core/server';
 import { makePlayer } from '../game/builders';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeAccount } from '../lolgram/builders';
 import { makeVisiblePost } from '../lolgram/post-checks';
 

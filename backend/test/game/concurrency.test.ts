@@ -1,6 +1,6 @@
 import type { LeaderboardCountry, LeaderboardUser } from '@tapgram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makePlayer, type Player } from './builders';
 import { storageModes } from './modes';
 import { connectGame, sendTaps } from './socket-client';

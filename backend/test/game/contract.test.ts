@@ -13,7 +13,7 @@ import {
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAnswer } from '../helpers/answers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makePlayer, makeUsername, tap } from './builders';
 import { storageModes } from './modes';
 

@@ -2,8 +2,8 @@ import { leaderboardUserSchema } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAnswer } from '../helpers/answers';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { dropRedisPrefix } from '../helpers/services';
+import { startTestServer, type TestServer } from '../../test-support/server';
+import { dropRedisPrefix } from '../../test-support/services';
 import { storageModes } from './modes';
 
 describe.each(storageModes)('leaderboard length (%s mode)', (mode) => {

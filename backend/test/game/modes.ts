@@ -1,5 +1,5 @@
-import { redisAvailable } from '../helpers/availability';
-import type { StorageMode } from '../helpers/server';
+import { redisAvailable } from '../../test-support/availability';
+import type { StorageMode } from '../../test-support/server';
 
 /**
  * The storage modes every game contract test runs in: Postgres always, Redis when it answers.

@@ -8,8 +8,8 @@ import { gameKeys } from '../../src/game/redis-keys';
 import { RedisGameStore } from '../../src/game/redis-store';
 import { GameRepository } from '../../src/game/repository';
 import type { GameStore } from '../../src/game/store';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { dropRedisPrefix, TEST_REDIS_URL, uniqueName } from '../helpers/services';
+import { startTestServer, type TestServer } from '../../test-support/server';
+import { dropRedisPrefix, TEST_REDIS_URL, uniqueName } from '../../test-support/services';
 import { makeUsername } from './builders';
 import { storageModes } from './modes';
 

@@ -1,7 +1,7 @@
 import { MAX_TAPS_PER_BATCH } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makePlayer, tap } from './builders';
 import { storageModes } from './modes';
 import { connectGame, sendTaps } from './socket-client';

@@ -6,9 +6,9 @@ import { TapBatches } from '../../../frontend/src/features/game/tap-batches';
 import { createLogger } from '../../src/core/logger';
 import { RedisGameStore } from '../../src/game/redis-store';
 import { GameRepository } from '../../src/game/repository';
-import { redisAvailable } from '../helpers/availability';
-import { startRedisProcess, type RedisProcess } from '../helpers/redis-process';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { redisAvailable } from '../../test-support/availability';
+import { startRedisProcess, type RedisProcess } from '../../test-support/redis-process';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makePlayer, type Player } from './builders';
 
 const PLAYERS = 8;

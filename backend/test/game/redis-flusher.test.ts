@@ -5,9 +5,9 @@ import type { Queryable } from '../../src/core/db';
 import { createLogger } from '../../src/core/logger';
 import { RedisGameStore } from '../../src/game/redis-store';
 import { GameRepository, type FlushedTotals } from '../../src/game/repository';
-import { redisAvailable } from '../helpers/availability';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { dropRedisPrefix, TEST_REDIS_URL } from '../helpers/services';
+import { redisAvailable } from '../../test-support/availability';
+import { startTestServer, type TestServer } from '../../test-support/server';
+import { dropRedisPrefix, TEST_REDIS_URL } from '../../test-support/services';
 import { makePlayer, tap, type Player } from './builders';
 
 /** Real Postgres writes that wait until resumed: a flusher stalled (or killed) mid-flush. */

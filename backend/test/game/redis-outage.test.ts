@@ -2,9 +2,9 @@ import { gameEvents, type TapSyncAck } from '@tapgram/shared';
 import request from 'supertest';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisAvailable } from '../helpers/availability';
-import { startRedisProcess, type RedisProcess } from '../helpers/redis-process';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { redisAvailable } from '../../test-support/availability';
+import { startRedisProcess, type RedisProcess } from '../../test-support/redis-process';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makePlayer, makeUsername, tap } from './builders';
 import { connectGame, sendTaps } from './socket-client';
 

@@ -1,9 +1,9 @@
 import type { LeaderboardUser } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { redisAvailable } from '../helpers/availability';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { dropRedisPrefix } from '../helpers/services';
+import { redisAvailable } from '../../test-support/availability';
+import { startTestServer, type TestServer } from '../../test-support/server';
+import { dropRedisPrefix } from '../../test-support/services';
 import { makeUsername } from './builders';
 import { connectGame, nextBoard } from './socket-client';
 

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisAvailable } from '../helpers/availability';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { dropRedisPrefix } from '../helpers/services';
+import { redisAvailable } from '../../test-support/availability';
+import { startTestServer, type TestServer } from '../../test-support/server';
+import { dropRedisPrefix } from '../../test-support/services';
 import { makePlayer, tap } from './builders';
 import { connectGame, sendTaps } from './socket-client';
 

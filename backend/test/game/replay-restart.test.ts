@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { createScratchDatabase, dropRedisPrefix, uniqueName } from '../helpers/services';
+import { startTestServer, type TestServer } from '../../test-support/server';
+import { createScratchDatabase, dropRedisPrefix, uniqueName } from '../../test-support/services';
 import { makePlayer } from './builders';
 import { storageModes } from './modes';
 import { connectGame, sendTaps } from './socket-client';

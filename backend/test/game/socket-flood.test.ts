@@ -5,7 +5,7 @@ import {
   SOCKET_MESSAGES_PER_SECOND,
   SOCKET_REFUSALS_BEFORE_DISCONNECT,
 } from '../../src/core/socket-limit';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makePlayer } from './builders';
 import { storageModes } from './modes';
 import { gameSockets, nextEvent, sendTaps } from './socket-client';

@@ -1,7 +1,7 @@
 import { gameEvents, type BoardsPush } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makePlayer } from './builders';
 import { storageModes } from './modes';
 import { gameSockets, nextBoard, nextEvent, sendTaps } from './socket-client';

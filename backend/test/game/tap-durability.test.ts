@@ -2,7 +2,7 @@ import { gameEvents, type TapBatch, type TapBatchAck, type TapSyncAck } from '@t
 import request from 'supertest';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makePlayer } from './builders';
 import { storageModes } from './modes';
 import { gameSockets, sendTaps } from './socket-client';

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisAvailable } from '../helpers/availability';
-import { spawnServer, type ServerProcess } from '../helpers/process';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { TEST_REDIS_URL } from '../helpers/services';
+import { redisAvailable } from '../../test-support/availability';
+import { spawnServer, type ServerProcess } from '../../test-support/process';
+import { startTestServer, type TestServer } from '../../test-support/server';
+import { TEST_REDIS_URL } from '../../test-support/services';
 import { makePlayer } from './builders';
 import { connectGame, nextBoard, nextEvent, sendTaps } from './socket-client';
 

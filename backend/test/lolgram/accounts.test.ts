@@ -2,7 +2,7 @@ import { errorBodySchema, lolgramUserSchema, meAnswerSchema, messages } from '@t
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAnswer } from '../helpers/answers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeAccount, makeName } from './builders';
 
 describe('LOLGram accounts and sessions', () => {

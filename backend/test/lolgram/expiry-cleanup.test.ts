@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createExpiryCleanup } from '../../src/lolgram/accounts/expiry-cleanup';
 import { SessionStore } from '../../src/lolgram/accounts/sessions';
 import { WalletAuth } from '../../src/lolgram/accounts/wallet-auth';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeAccount, makeName } from './builders';
 
 describe('cleanup of expired nonces and sessions', () => {

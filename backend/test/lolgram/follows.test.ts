@@ -2,7 +2,7 @@ import { followStatusSchema, lolgramUserSchema } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAnswer } from '../helpers/answers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeAccount } from './builders';
 
 describe('LOLGram follows', () => {

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAnswer } from '../helpers/answers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeAccount, makeJpeg, makePost, TestWallet } from './builders';
 import { checked, makeVisiblePost } from './post-checks';
 

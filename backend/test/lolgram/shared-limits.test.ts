@@ -2,9 +2,9 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOLGRAM_LIMITS } from '../../src/lolgram/limits';
-import { redisAvailable } from '../helpers/availability';
-import { startRedisProcess, type RedisProcess } from '../helpers/redis-process';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { redisAvailable } from '../../test-support/availability';
+import { startRedisProcess, type RedisProcess } from '../../test-support/redis-process';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeAccount, makeName, TestWallet } from './builders';
 
 const { loginPerAccount, loginPerClient, noncePerClient } = LOLGRAM_LIMITS;

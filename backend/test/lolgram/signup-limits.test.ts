@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOLGRAM_LIMITS } from '../../src/lolgram/limits';
 import { storageModes } from '../game/modes';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeName } from './builders';
 
 const { signupPerClient } = LOLGRAM_LIMITS;

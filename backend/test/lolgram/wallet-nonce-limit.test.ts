@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOLGRAM_LIMITS } from '../../src/lolgram/limits';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../../test-support/server';
 import { TestWallet } from './builders';
 
 const { noncePerClient } = LOLGRAM_LIMITS;

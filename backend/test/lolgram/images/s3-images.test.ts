@@ -6,7 +6,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageUrl } from '../../../src/lolgram/images/image-store';
-import { startTestServer, type TestServer } from '../../helpers/server';
+import { startTestServer, type TestServer } from '../../../test-support/server';
 import { makeAccount, makeJpeg, makeName, makePost, type Account } from '../builders';
 import { makeAdmin } from '../moderation/builders';
 import { checked, makeVisiblePost } from '../post-checks';

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { messages } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../helpers/server';
-import { createScratchDatabase } from '../../helpers/services';
+import { startTestServer } from '../../../test-support/server';
+import { createScratchDatabase } from '../../../test-support/services';
 import { makeName } from '../builders';
 
 const BACKEND_DIR = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,13 +1,11 @@
 import request from 'supertest';
-import { createAdminAccount } from '../../../src/lolgram/accounts/admin-accounts';
-import { UsersRepository } from '../../../src/lolgram/accounts/users-repository';
-import type { TestServer } from '../../helpers/server';
+import { createAdmin, type TestServer } from '../../../test-support';
 import { makeName, type Account } from '../builders';
 
 /** An admin made as an operator makes one (the admin CLI's own function), signed in. */
 export async function makeAdmin(server: TestServer, username = makeName('boss')): Promise<Account> {
   const password = 'correct horse battery';
-  await createAdminAccount(new UsersRepository(server.db.pool), username, password);
+  await createAdmin(server, username, password);
   const agent = request.agent(server.url);
   const res = await agent.post('/api/lolgram/users/login').send({ username, password });
   if (res.status !== 200) throw new Error(`login: ${res.status} ${res.text}`);

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../helpers/server';
+import { startTestServer, type TestServer } from '../../../test-support/server';
 import { makeAccount, makeJpeg, makeName, makePost, type Account } from '../builders';
 import { makeAdmin } from './builders';
 import { checked, makeVisiblePost } from '../post-checks';

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../helpers/server';
-import { createScratchDatabase } from '../../helpers/services';
+import { startTestServer, type TestServer } from '../../../test-support/server';
+import { createScratchDatabase } from '../../../test-support/services';
 import { makeAccount, makeName } from '../builders';
 import { makeAdmin } from './builders';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BACKEND_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const BACKEND_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 export interface ServerProcess {
   url: string;

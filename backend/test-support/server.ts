@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/core/config';
-import type { Feature } from '../../src/core/feature';
-import { createLogger } from '../../src/core/logger';
-import { startServer, type RunningServer, type StartOptions } from '../../src/core/server';
+import { loadConfig } from '../src/core/config';
+import type { Feature } from '../src/core/feature';
+import { createLogger } from '../src/core/logger';
+import { startServer, type RunningServer, type StartOptions } from '../src/core/server';
 import {
   createScratchDatabase,
   dropRedisPrefix,
