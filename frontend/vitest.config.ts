@@ -8,6 +8,6 @@ export default defineProject({
     root: __dirname,
     environment: 'happy-dom',
     include: ['test/**/*.test.{ts,tsx}'],
-    setupFiles: ['test/setup/matchers.ts', 'test/setup/answers.ts'],
+    setupFiles: ['test/setup/timers.ts', 'test/setup/matchers.ts', 'test/setup/answers.ts'],
   },
 });
