@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from 'proxy-addr';
@@ -91,6 +92,20 @@ const portNumber = () =>
     .min(0, 'must be a port number, 0 to 65535')
     .max(65_535, 'must be a port number, 0 to 65535');
 
+/** More workers than this is a typo, not a machine. */
+const MAX_WORKERS = 256;
+const WORKERS_MESSAGE = `must be auto (one worker per core) or a whole number from 1 to ${MAX_WORKERS}`;
+
+/** Backend worker processes on this machine: a count, or `auto` for one per core. */
+const workersSchema = z.string().transform((raw, ctx): number => {
+  const value = raw.trim().toLowerCase();
+  if (value === 'auto') return Math.min(os.availableParallelism(), MAX_WORKERS);
+  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (count >= 1 && count <= MAX_WORKERS) return count;
+  ctx.addIssue({ code: 'custom', message: WORKERS_MESSAGE });
+  return z.NEVER;
+});
+
 /** What an Authorization: Bearer header can carry (RFC 6750), and long enough not to be guessed. */
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]{16,}=*$/;
 
@@ -102,6 +117,8 @@ export const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().default('0.0.0.0'),
     PORT: portNumber().default(3000),
+    /** Worker processes behind PORT (Node's cluster module); above 1 needs Redis and PostgreSQL. */
+    WEB_CONCURRENCY: workersSchema.default(1),
     DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
     REDIS_URL: optionalUrl(['redis', 'rediss']),
     REDIS_PREFIX: z
@@ -173,6 +190,23 @@ export const envSchema = z
     METRICS_PORT: portNumber().optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.WEB_CONCURRENCY > 1) {
+      const workers = `WEB_CONCURRENCY above 1 (${env.WEB_CONCURRENCY} workers)`;
+      if (!env.REDIS_URL) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['REDIS_URL'],
+          message: `is required with ${workers}: the workers share the game's counters, limits and pushes through Redis; set REDIS_URL, or WEB_CONCURRENCY=1`,
+        });
+      }
+      if (!env.DATABASE_URL) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DATABASE_URL'],
+          message: `is required with ${workers}: the embedded Postgres opens in one process only; set a PostgreSQL URL, or WEB_CONCURRENCY=1`,
+        });
+      }
+    }
     if (env.IMAGE_STORE === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({
         code: 'custom',

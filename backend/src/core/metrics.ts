@@ -15,6 +15,12 @@ const REFUSALS = new Map<number, string>([
 // Seconds: from a millisecond answer to a slow one, with the 100 ms an ack should stay under.
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/**
+ * Where a scrape's text comes from: one process's registry, or (with several workers) the whole
+ * machine's figures gathered by the cluster's primary (cluster-metrics.ts).
+ */
+export type MetricsSource = Pick<Registry, 'metrics' | 'contentType'>;
+
 /** Answers a request itself: usable as an Express handler and as a bare HTTP server's listener. */
 export type MetricsHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -103,6 +109,8 @@ export class Metrics {
       name: 'tapgram_flush_lag_seconds',
       help: 'Time since the last successful flush of the Redis counters to Postgres (0 without Redis)',
       registers,
+      // Every worker flushes: the machine's lag is its slowest worker's.
+      aggregator: 'max',
       collect: () => {
         const last = this.lastFlushAt;
         flushLag.set(last === null ? 0 : (performance.now() - last) / 1000);
@@ -198,11 +206,11 @@ function sendError(res: ServerResponse, error: HttpError, headers: Record<string
 }
 
 /**
- * Answers a scrape with the registry in Prometheus text, to a request that carries
+ * Answers a scrape with the source's text in Prometheus format, to a request that carries
  * `Authorization: Bearer <token>` when a token is set (compared in constant time: both sides are
  * hashed to one length first).
  */
-export function metricsEndpoint(metrics: Metrics, token: string | undefined): MetricsHandler {
+export function metricsEndpoint(source: MetricsSource, token: string | undefined): MetricsHandler {
   const expected = token === undefined ? null : digest(token);
   return (req, res) => {
     if (expected) {
@@ -214,10 +222,10 @@ export function metricsEndpoint(metrics: Metrics, token: string | undefined): Me
         return;
       }
     }
-    metrics.registry.metrics().then(
+    source.metrics().then(
       (text) => {
         res.writeHead(200, {
-          'content-type': metrics.registry.contentType,
+          'content-type': source.contentType,
           'cache-control': 'no-store',
         });
         res.end(text);
@@ -228,8 +236,8 @@ export function metricsEndpoint(metrics: Metrics, token: string | undefined): Me
 }
 
 /** The separate metrics port's server: `GET /metrics`, and 404 for anything else. */
-export function metricsListener(metrics: Metrics, token: string | undefined): MetricsHandler {
-  const endpoint = metricsEndpoint(metrics, token);
+export function metricsListener(source: MetricsSource, token: string | undefined): MetricsHandler {
+  const endpoint = metricsEndpoint(source, token);
   return (req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {

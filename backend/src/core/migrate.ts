@@ -5,7 +5,10 @@ import type { Logger } from './logger';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
-/** Applies every pending migration (plain SQL files) in one transaction. */
+/**
+ * Applies every pending migration (plain SQL files) in one transaction. Nodes started together
+ * take turns on the migration lock: the first applies, the others wait and find nothing to do.
+ */
 export async function runMigrations(pool: pg.Pool, logger: Logger): Promise<string[]> {
   const client = await pool.connect();
   try {
@@ -16,6 +19,7 @@ export async function runMigrations(pool: pg.Pool, logger: Logger): Promise<stri
       migrationsTable: 'pgmigrations',
       count: Infinity,
       singleTransaction: true,
+      advisoryLockMode: 'wait',
       log: (message) => logger.debug(message),
     });
     const names = applied.map((migration) => migration.name);

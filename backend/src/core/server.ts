@@ -5,6 +5,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Server as SocketServer } from 'socket.io';
 import { createFeatures } from '../features';
 import { apiSecurityHeaders, createApp } from './app';
+import type { ClusterWorker } from './cluster-worker';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
@@ -16,6 +17,7 @@ import { sameOriginHandshakes } from './origin';
 import type { ProxyTrust } from './proxy-trust';
 import { openAdapterClients, openRedis, type Redis } from './redis';
 import { resolveSessionSecret } from './secret';
+import { routeSessionsToOwners } from './session-routing';
 import { limitSocketMessages } from './socket-limit';
 
 export const WEB_DIR = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
@@ -40,6 +42,12 @@ export interface StartOptions {
   now?: () => number;
   /** Moderation's image classifier (null: none); tests hand in a stand-in for the model. */
   imageClassifier?: FeatureDeps['imageClassifier'];
+  /**
+   * Set in a worker of a cluster (WEB_CONCURRENCY above 1): its primary has applied the
+   * migrations, serves METRICS_PORT and gathers /metrics for the whole machine, and the workers
+   * route each other's polling sessions.
+   */
+  worker?: ClusterWorker;
 }
 
 /** Opens the services, applies migrations, and serves the API, the game channel and the web app. */
@@ -49,6 +57,7 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const metrics = new Metrics();
+  const { worker } = options;
   const db = await openDatabase(
     {
       databaseUrl: config.DATABASE_URL,
@@ -59,7 +68,8 @@ export async function startServer(
   );
   let redis: Redis | null = null;
   try {
-    await runMigrations(db.pool, logger);
+    // A cluster's primary applied them before it forked the workers.
+    if (!worker) await runMigrations(db.pool, logger);
     redis = config.REDIS_URL
       ? await openRedis(config.REDIS_URL, logger, () => metrics.redisError('main'))
       : null;
@@ -70,7 +80,9 @@ export async function startServer(
 
   const features: Feature[] = [];
   let adapterClients: Redis[] = [];
+  let closeSessionRouting = async () => {};
   const closeServices = async () => {
+    await closeSessionRouting();
     for (const feature of features) await feature.close?.();
     for (const client of [...adapterClients, ...(redis ? [redis] : [])]) {
       await client.quit().catch(() => client.disconnect());
@@ -80,11 +92,12 @@ export async function startServer(
 
   let httpServer: http.Server;
   let io: SocketServer;
-  // The metrics on a port of their own, when one is set; otherwise on PORT behind the token.
+  // The metrics on a port of their own, when one is set; otherwise on PORT behind the token. A
+  // cluster's primary serves that port, with every worker's figures.
   const metricsServer =
-    config.METRICS_PORT === undefined
+    config.METRICS_PORT === undefined || worker
       ? null
-      : http.createServer(metricsListener(metrics, config.METRICS_TOKEN));
+      : http.createServer(metricsListener(metrics.registry, config.METRICS_TOKEN));
   try {
     const secret = await resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
     features.push(
@@ -107,8 +120,8 @@ export async function startServer(
       features,
       metrics,
       metricsEndpoint:
-        !metricsServer && config.METRICS_TOKEN
-          ? metricsEndpoint(metrics, config.METRICS_TOKEN)
+        config.METRICS_PORT === undefined && config.METRICS_TOKEN
+          ? metricsEndpoint(worker?.machineMetrics ?? metrics.registry, config.METRICS_TOKEN)
           : undefined,
       secret,
       webDir: WEB_DIR,
@@ -142,6 +155,13 @@ export async function startServer(
         }),
       );
     }
+    if (worker) {
+      worker.shareMetrics(metrics.registry);
+      closeSessionRouting = await routeSessionsToOwners(io, httpServer, {
+        id: worker.id,
+        socketPath: (id) => worker.sessionSocket(id),
+      });
+    }
     for (const feature of features) feature.attachSocket?.(io);
     for (const feature of features) await feature.start?.();
 
@@ -165,6 +185,8 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       logger.info('shutting down');
+      // The polling sessions of this worker end with it: another worker now answers them unknown.
+      await closeSessionRouting();
       const metricsStopped = metricsServer ? stopMetrics(metricsServer) : Promise.resolve();
       const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -229,6 +230,39 @@ describe('configuration', () => {
     });
     expect(bad).toMatch(/S3_BUCKET/);
     expect(bad).not.toContain('hunter2');
+  });
+
+  it('runs one worker by default, a count given, or one per core with auto', () => {
+    expect(loadConfig({}).WEB_CONCURRENCY).toBe(1);
+    expect(loadConfig({ WEB_CONCURRENCY: '' }).WEB_CONCURRENCY).toBe(1);
+    const shared = {
+      DATABASE_URL: 'postgres://db/tapgram',
+      REDIS_URL: 'redis://cache:6379',
+    };
+    expect(loadConfig({ ...shared, WEB_CONCURRENCY: ' 4 ' }).WEB_CONCURRENCY).toBe(4);
+    expect(loadConfig({ ...shared, WEB_CONCURRENCY: 'AUTO' }).WEB_CONCURRENCY).toBe(
+      os.availableParallelism(),
+    );
+    for (const bad of ['0', '-2', '1.5', 'two', '257']) {
+      expect(configError({ ...shared, WEB_CONCURRENCY: bad })).toMatch(
+        /^Invalid configuration: WEB_CONCURRENCY .*: must be auto \(one worker per core\) or a whole number from 1 to 256$/,
+      );
+    }
+  });
+
+  it('refuses several workers without Redis or PostgreSQL, in one line saying what to set', () => {
+    expect(configError({ WEB_CONCURRENCY: '2', DATABASE_URL: 'postgres://db/tapgram' })).toBe(
+      "Invalid configuration: REDIS_URL (unset): is required with WEB_CONCURRENCY above 1 (2 workers): the workers share the game's counters, limits and pushes through Redis; set REDIS_URL, or WEB_CONCURRENCY=1",
+    );
+    expect(configError({ WEB_CONCURRENCY: '3', REDIS_URL: 'redis://cache:6379' })).toBe(
+      'Invalid configuration: DATABASE_URL (unset): is required with WEB_CONCURRENCY above 1 (3 workers): the embedded Postgres opens in one process only; set a PostgreSQL URL, or WEB_CONCURRENCY=1',
+    );
+    const neither = configError({ WEB_CONCURRENCY: '2' });
+    expect(neither).not.toContain('\n');
+    expect(neither).toMatch(/REDIS_URL \(unset\): is required/);
+    expect(neither).toMatch(/DATABASE_URL \(unset\): is required/);
+    // One worker needs neither: `npm start` runs on Node alone.
+    expect(loadConfig({ WEB_CONCURRENCY: '1' }).WEB_CONCURRENCY).toBe(1);
   });
 
   it('is documented whole: every variable in the README table and in .env.example', () => {

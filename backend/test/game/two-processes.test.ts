@@ -1,3 +1,11 @@
+import {
+  applyBoardsDelta,
+  gameEvents,
+  type Boards,
+  type BoardsDelta,
+  type BoardsSnapshot,
+} from '@tapgram/shared';
+import { io } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisAvailable } from '../../test-support/availability';
@@ -38,6 +46,39 @@ describe.runIf(await redisAvailable())('two backend processes sharing one Redis'
       accepted: 9,
     });
     await expect(pushed).resolves.toBeDefined();
+    watcherOnB.disconnect();
+    tapperOnA.disconnect();
+  });
+
+  it('sends a client following the boards on one process, as a delta, a tap made on the other', async () => {
+    const player = await makePlayer(a.url, 'IS');
+    let held: Boards | null = null;
+    const watcherOnB = io(b.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      auth: { boards: 'top100' },
+    });
+    const snapshot = new Promise<void>((resolve) => {
+      watcherOnB.on(
+        gameEvents.boardsSnapshot,
+        ({ users, countries, milestone }: BoardsSnapshot) => {
+          held = { users, countries, milestone };
+          resolve();
+        },
+      );
+    });
+    const sawDelta = new Promise<void>((resolve) => {
+      watcherOnB.on(gameEvents.boardsDelta, (delta: BoardsDelta) => {
+        if (!held) return;
+        held = applyBoardsDelta(held, delta);
+        if (held.users.some((u) => u.id === player.user.id && u.totalPoints === 6)) resolve();
+      });
+    });
+    await snapshot;
+    const tapperOnA = await connectGame(a.url, player.cookie);
+    expect(await sendTaps(tapperOnA, player.session.id, 6)).toMatchObject({ ok: true });
+    await sawDelta;
     watcherOnB.disconnect();
     tapperOnA.disconnect();
   });

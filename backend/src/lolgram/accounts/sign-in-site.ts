@@ -9,6 +9,12 @@ export interface SignInSite {
 
 const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
 
+/** What the server says at start when PUBLIC_ORIGIN is unset (in production). */
+export const PUBLIC_ORIGIN_NOTICE =
+  'PUBLIC_ORIGIN is not set, so wallet sign-in works only when the site is opened on localhost. ' +
+  'For a public site, set PUBLIC_ORIGIN to the address people open, for example ' +
+  'PUBLIC_ORIGIN=https://tapgram.example';
+
 export const PUBLIC_ORIGIN_REQUIRED =
   "Wallet sign-in is unavailable: the server's PUBLIC_ORIGIN must be set to the site's public address (for example https://tapgram.example)";
 

@@ -36,6 +36,25 @@ async function withoutProcessHooks(start: () => Promise<void>): Promise<void> {
 }
 
 /**
+ * nsfwjs prints a notice on the console as it loads its bundled model ("You're using the model:
+ * ..."), which says nothing to whoever runs the server: console.info and console.log print
+ * nothing while `load` runs. The server itself logs through pino, never through the console.
+ */
+/* eslint-disable no-console -- the console is silenced here, not written to */
+async function quietly<T>(load: () => Promise<T>): Promise<T> {
+  const { info, log } = console;
+  console.info = () => undefined;
+  console.log = () => undefined;
+  try {
+    return await load();
+  } finally {
+    console.info = info;
+    console.log = log;
+  }
+}
+/* eslint-enable no-console */
+
+/**
  * nsfwjs's MobileNetV2, whose weights ship inside the package, on TensorFlow.js's WebAssembly
  * backend: no download, no native binary.
  */
@@ -51,7 +70,7 @@ export async function loadNsfwModel(): Promise<NsfwModel> {
     await tf.ready();
   });
   const nsfwjs = await import('nsfwjs');
-  const model = (await nsfwjs.load('MobileNetV2')) as unknown as Classifier;
+  const model = (await quietly(() => nsfwjs.load('MobileNetV2'))) as unknown as Classifier;
   return {
     async classify(image) {
       const pixels = await sharp(image)

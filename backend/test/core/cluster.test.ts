@@ -1,0 +1,315 @@
+import { execFileSync, spawn } from 'node:child_process';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { Socket } from 'socket.io-client';
+import { io } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisAvailable } from '../../test-support/availability';
+import { spawnServer, type ServerProcess } from '../../test-support/process';
+import {
+  createScratchDatabase,
+  dropRedisPrefix,
+  postgresAnswers,
+  TEST_REDIS_URL,
+  uniqueName,
+} from '../../test-support/services';
+import { makePlayer, type Player } from '../game/builders';
+import { connectGame, nextBoard, sendTaps } from '../game/socket-client';
+
+const BACKEND_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const SECRET = 'test-secret-test-secret-test-secret-0123';
+const TOKEN = 'metrics-token-0123456789abcdef';
+// A worker's start (tsx, connections, the boards) takes seconds on a busy machine.
+const POLL = { timeout: 90_000, interval: 200 };
+
+/** The worker that holds a Socket.IO session, as its id names it (`<worker>.<random>`). */
+const ownerOf = (sid: string | undefined) => Number(/^(\d+)\./.exec(sid ?? '')?.[1]);
+
+/** The pids of the primary's children: its workers. */
+function workerPids(primary: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(primary), '-f', 'main.ts'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep answers 1 when there is none
+  }
+}
+
+/**
+ * One HTTP request on a connection of its own (no keep-alive), as a browser's polling requests
+ * may come: the cluster hands each new connection to the next worker in turn.
+ */
+function fresh(
+  url: string,
+  path: string,
+  options: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      new URL(path, url),
+      { method: options.method ?? 'GET', agent: false, headers: options.headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** A sample of the Prometheus text: the value of the unlabelled series `name`. */
+function sample(text: string, name: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+async function scrape(url: string): Promise<string> {
+  const res = await fresh(url, '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+  if (res.status !== 200) throw new Error(`GET /metrics: ${res.status} ${res.text}`);
+  return res.text;
+}
+
+describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
+  'WEB_CONCURRENCY=2: two workers behind one port',
+  () => {
+    const prefix = uniqueName('tgcluster');
+    let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+    let server: ServerProcess;
+    let stopped = false;
+    beforeAll(async () => {
+      database = await createScratchDatabase();
+      server = await spawnServer({
+        WEB_CONCURRENCY: '2',
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_PREFIX: prefix,
+        SESSION_SECRET: SECRET,
+        METRICS_TOKEN: TOKEN,
+        MODERATION_IMAGE_CHECK: 'off',
+      });
+    });
+    afterAll(async () => {
+      if (server && !stopped) await server.stop();
+      await dropRedisPrefix(prefix);
+      await database?.drop();
+    });
+
+    /** Opens game sockets (a new connection each) until one is held by each worker. */
+    async function socketsOnBothWorkers(cookie: string): Promise<Socket[]> {
+      const opened: Socket[] = [];
+      const owners = new Set<number>();
+      for (let i = 0; i < 8 && owners.size < 2; i += 1) {
+        const socket = await connectGame(server.url, cookie);
+        opened.push(socket);
+        owners.add(ownerOf(socket.io.engine.id));
+      }
+      return opened;
+    }
+
+    it('forks two workers that both serve requests and game sockets; /metrics sums them', async () => {
+      const pids = workerPids(server.child.pid!);
+      expect(pids).toHaveLength(2);
+      expect(pids).not.toContain(server.child.pid);
+
+      const handshakeOwners = new Set<number>();
+      let handshakes = 0;
+      for (; handshakes < 8 && handshakeOwners.size < 2; handshakes += 1) {
+        const handshake = await fresh(server.url, '/socket.io/?EIO=4&transport=polling');
+        expect(handshake.status).toBe(200);
+        handshakeOwners.add(ownerOf(JSON.parse(handshake.text.slice(1)).sid));
+      }
+      expect(handshakeOwners.size).toBe(2);
+
+      const player = await makePlayer(server.url, 'DE');
+      const sockets = await socketsOnBothWorkers(player.cookie);
+      try {
+        const [watcher] = sockets;
+        const tapper = sockets.find(
+          (s) => ownerOf(s.io.engine.id) !== ownerOf(watcher.io.engine.id),
+        );
+        expect(tapper).toBeDefined();
+        // A tap on one worker reaches a socket of the other (through the Redis adapter).
+        const pushed = nextBoard(watcher, 'users', (users) =>
+          users.some((u) => u.id === player.user.id && u.totalPoints === 6),
+        );
+        expect(await sendTaps(tapper!, player.session.id, 6)).toMatchObject({ ok: true });
+        await expect(pushed).resolves.toBeDefined();
+
+        // Whichever worker answers the scrape, it speaks for the machine.
+        for (let i = 0; i < 2; i += 1) {
+          const text = await scrape(server.url);
+          expect(sample(text, 'tapgram_cluster_workers')).toBe(2);
+          // The handshakes' sessions count until they time out, with the game sockets.
+          expect(sample(text, 'tapgram_sockets_connected')).toBe(handshakes + sockets.length);
+        }
+      } finally {
+        for (const socket of sockets) socket.disconnect();
+      }
+    });
+
+    it('carries a long-polling session whichever worker each of its requests reaches', async () => {
+      const handshake = await fresh(server.url, '/socket.io/?EIO=4&transport=polling');
+      const sid = JSON.parse(handshake.text.slice(1)).sid as string;
+      const session = `/socket.io/?EIO=4&transport=polling&sid=${encodeURIComponent(sid)}`;
+      // Four requests on new connections: the workers take turns, so the other worker gets some
+      // of them, and without routing would answer 400 Session ID unknown.
+      const connected = await fresh(server.url, session, { method: 'POST', body: '40' });
+      expect(connected).toEqual({ status: 200, text: 'ok' });
+      const answer = await fresh(server.url, session);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toMatch(/^40\{"sid":/);
+      expect(await fresh(server.url, session, { method: 'POST', body: '41' })).toEqual({
+        status: 200,
+        text: 'ok',
+      });
+      expect(await fresh(server.url, session, { method: 'POST', body: '1' })).toEqual({
+        status: 200,
+        text: 'ok',
+      });
+      // A session of no worker is answered as engine.io answers an unknown one.
+      expect(await fresh(server.url, '/socket.io/?EIO=4&transport=polling&sid=999.nobody')).toEqual(
+        { status: 400, text: JSON.stringify({ code: 1, message: 'Session ID unknown' }) },
+      );
+
+      // Polling sessions move to WebSocket when they can, whichever worker the upgrade reaches.
+      for (let i = 0; i < 4; i += 1) {
+        const upgrading = io(server.url, {
+          transports: ['polling', 'websocket'],
+          reconnection: false,
+          forceNew: true,
+        });
+        try {
+          const upgraded = new Promise<string>((resolve) =>
+            upgrading.io.engine.once('upgrade', (transport: { name: string }) =>
+              resolve(transport.name),
+            ),
+          );
+          await new Promise<void>((resolve, reject) => {
+            upgrading.once('connect', () => resolve());
+            upgrading.once('connect_error', reject);
+          });
+          expect(await upgraded).toBe('websocket');
+        } finally {
+          upgrading.disconnect();
+        }
+      }
+
+      // A client that can only poll (the game screen's fallback) taps and is answered.
+      const player = await makePlayer(server.url, 'IT');
+      const polling = io(server.url, {
+        transports: ['polling'],
+        extraHeaders: { Cookie: player.cookie },
+        reconnection: false,
+        forceNew: true,
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          polling.once('connect', () => resolve());
+          polling.once('connect_error', reject);
+        });
+        for (let batch = 1; batch <= 3; batch += 1) {
+          expect(await sendTaps(polling, player.session.id, 2, batch)).toMatchObject({ ok: true });
+        }
+        expect(polling.connected).toBe(true);
+      } finally {
+        polling.disconnect();
+      }
+    });
+
+    it('starts another worker when one dies', async () => {
+      const before = workerPids(server.child.pid!);
+      process.kill(before[0], 'SIGKILL');
+      await expect
+        .poll(async () => {
+          const text = await scrape(server.url);
+          return [
+            sample(text, 'tapgram_cluster_worker_restarts_total'),
+            sample(text, 'tapgram_cluster_workers'),
+          ];
+        }, POLL)
+        .toEqual([1, 2]);
+      const after = workerPids(server.child.pid!);
+      expect(after).toHaveLength(2);
+      expect(after).not.toContain(before[0]);
+      expect(after).toContain(before[1]);
+    }, 120_000);
+
+    it('stops both workers on SIGTERM, exits 0 and keeps every acknowledged tap', async () => {
+      const players: Player[] = [];
+      for (let i = 0; i < 4; i += 1) players.push(await makePlayer(server.url, 'ES'));
+      const acknowledged = new Map<string, number>();
+      const sockets = await Promise.all(players.map((p) => connectGame(server.url, p.cookie)));
+      expect(new Set(sockets.map((s) => ownerOf(s.io.engine.id))).size).toBe(2);
+      await Promise.all(
+        players.map(async (player, i) => {
+          for (let batch = 1; batch <= 3; batch += 1) {
+            const ack = await sendTaps(sockets[i], player.session.id, 5, batch);
+            expect(ack).toMatchObject({ ok: true });
+            acknowledged.set(player.user.id, (acknowledged.get(player.user.id) ?? 0) + 5);
+          }
+        }),
+      );
+      stopped = true;
+      expect(await server.stop()).toBe(0);
+
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ id: string; total_points: string }>(
+          'SELECT id, total_points FROM game_users WHERE id = ANY($1)',
+          [[...acknowledged.keys()]],
+        );
+        expect(new Map(rows.map((row) => [row.id, Number(row.total_points)]))).toEqual(
+          acknowledged,
+        );
+      } finally {
+        await client.end();
+      }
+    });
+  },
+);
+
+/** Starts the backend entry and waits for it to exit, with what it wrote. */
+function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: BACKEND_DIR,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output })));
+}
+
+describe('WEB_CONCURRENCY above 1 without shared services', () => {
+  it('refuses to start without Redis, in one line saying what to set', async () => {
+    const { code, output } = await runToExit({
+      WEB_CONCURRENCY: '2',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      REDIS_URL: '',
+    });
+    expect(code).toBe(1);
+    expect(output).toBe(
+      "Invalid configuration: REDIS_URL (unset): is required with WEB_CONCURRENCY above 1 (2 workers): the workers share the game's counters, limits and pushes through Redis; set REDIS_URL, or WEB_CONCURRENCY=1\n",
+    );
+  });
+
+  it('refuses to start on the embedded Postgres, naming DATABASE_URL', async () => {
+    const { code, output } = await runToExit({
+      WEB_CONCURRENCY: '2',
+      DATABASE_URL: '',
+      REDIS_URL: TEST_REDIS_URL,
+    });
+    expect(code).toBe(1);
+    expect(output).toBe(
+      'Invalid configuration: DATABASE_URL (unset): is required with WEB_CONCURRENCY above 1 (2 workers): the embedded Postgres opens in one process only; set a PostgreSQL URL, or WEB_CONCURRENCY=1\n',
+    );
+  });
+});
