@@ -12,7 +12,7 @@ import { PostsRepository } from './posts/posts-repository';
 import { feedFastRoute, imagesRouter, postsRouter } from './posts/posts-routes';
 import { PostsService } from './posts/posts-service';
 import { SessionStore } from './accounts/sessions';
-import { PUBLIC_ORIGIN_REQUIRED, signInSiteResolver } from './accounts/sign-in-site';
+import { PUBLIC_ORIGIN_NOTICE, signInSiteResolver } from './accounts/sign-in-site';
 import { UsersRepository } from './accounts/users-repository';
 import { usersRouter } from './accounts/users-routes';
 import { UsersService } from './accounts/users-service';
@@ -59,9 +59,7 @@ export function createLolgramFeature(deps: FeatureDeps): Feature {
   );
 
   if (config.isProduction && !config.PUBLIC_ORIGIN) {
-    logger.warn(
-      `PUBLIC_ORIGIN is not set. ${PUBLIC_ORIGIN_REQUIRED}; until then only localhost can.`,
-    );
+    logger.warn(PUBLIC_ORIGIN_NOTICE);
   }
   const cleanup = createExpiryCleanup(
     { nonces: wallet, sessions },

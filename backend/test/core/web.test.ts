@@ -50,17 +50,23 @@ describe('the web app and its answers on the wire', () => {
     await server?.stop();
   });
 
-  it.each(['/', '/play', '/leaderboard', '/lolgram', '/lolgram/someone', '/admin', '/play/'])(
-    'serves the app for its page %s with 200',
-    async (page) => {
-      const res = await request(server.url).get(page);
-      expect(res.status).toBe(200);
-      expect(res.headers['content-type']).toMatch(/text\/html/);
-      expect(res.text).toContain('<div id="root">');
-    },
-  );
+  it.each([
+    '/',
+    '/play',
+    '/leaderboard',
+    '/lolgram',
+    '/lolgram/someone',
+    '/lolgram/p/3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
+    '/admin',
+    '/play/',
+  ])('serves the app for its page %s with 200', async (page) => {
+    const res = await request(server.url).get(page);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toContain('<div id="root">');
+  });
 
-  it.each(['/nope', '/lolgram/someone/else', '/play/more', '/admin/x'])(
+  it.each(['/nope', '/lolgram/someone/else', '/lolgram/p/not-a-post', '/play/more', '/admin/x'])(
     'serves the app, which says Page Not Found, for an unknown path %s with 404',
     async (page) => {
       const res = await request(server.url).get(page);

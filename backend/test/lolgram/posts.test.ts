@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAnswer } from '../helpers/answers';
 import { startTestServer, type TestServer } from '../../test-support/server';
 import { makeAccount, makeJpeg, makePost, TestWallet } from './builders';
+import { makeAdmin } from './moderation/builders';
 import { checked, makeVisiblePost } from './post-checks';
 
 // These suites test posts, not the image model: the automatic check runs on the caption alone.
@@ -127,6 +128,52 @@ describe('LOLGram posts, images, LOLs and views', () => {
     expect((await request(server.url).get('/api/lolgram/posts/feed?before=garbage')).status).toBe(
       400,
     );
+  });
+
+  it('shows one post on its own page, a post not public only to its author and admins', async () => {
+    const author = await makeAccount(server.url);
+    const stranger = await makeAccount(server.url);
+    const admin = await makeAdmin(server);
+    const post = await makeVisiblePost(author, { caption: 'a page of its own' });
+    await stranger.agent.post(`/api/lolgram/posts/${post.id}/lol`).expect(200);
+    const url = `/api/lolgram/posts/${post.id}`;
+
+    const anonymous = await request(server.url).get(url);
+    expect(anonymous.status).toBe(200);
+    expect(expectAnswer(postSchema, anonymous.body)).toMatchObject({
+      id: post.id,
+      userId: author.user.id,
+      username: author.user.username,
+      caption: 'a page of its own',
+      lolCount: 1,
+      isLiked: false,
+    });
+    expect(expectAnswer(postSchema, (await stranger.agent.get(url)).body).isLiked).toBe(true);
+
+    const seenBy = async (status: string) => {
+      await server.db.pool.query('UPDATE posts SET status = $2 WHERE id = $1', [post.id, status]);
+      return Promise.all(
+        [request(server.url), stranger.agent, author.agent, admin.agent].map(
+          async (agent) => (await agent.get(url)).status,
+        ),
+      );
+    };
+    expect(await seenBy('checking')).toEqual([404, 404, 200, 200]);
+    expect(await seenBy('held')).toEqual([404, 404, 200, 200]);
+    const held = await author.agent.get(url);
+    expect(expectAnswer(postSchema, held.body).moderation).toBe('held');
+    // A rejected post is gone for everyone, as its images are.
+    expect(await seenBy('rejected')).toEqual([404, 404, 404, 404]);
+    const gone = await author.agent.get(url);
+    expect(expectAnswer(errorBodySchema, gone.body)).toEqual({ error: 'Post not found' });
+
+    const missing = await request(server.url).get(`/api/lolgram/posts/${crypto.randomUUID()}`);
+    expect(missing.status).toBe(404);
+    for (const bad of ['123', 'not-an-id', `${post.id}x`, '%27%20OR%201%3D1']) {
+      const res = await request(server.url).get(`/api/lolgram/posts/${bad}`);
+      expect([bad, res.status]).toEqual([bad, 400]);
+      expect(expectAnswer(errorBodySchema, res.body)).toEqual({ error: 'Invalid id' });
+    }
   });
 
   it('pages posts made in the same instant once each, by their ids', async () => {

@@ -2,12 +2,13 @@ import { messages, type LolgramUser } from '@tapgram/shared';
 import type pg from 'pg';
 import { toggleRow, type Queryable } from '../../core/db';
 import { ConflictError } from '../../core/errors';
-import { imageUrl } from '../images/image-store';
+import { imageUrl, srcsetOf } from '../images/image-store';
 
 interface UserRow {
   id: string;
   username: string;
   avatar_key: string | null;
+  avatar_widths: number[];
   bio: string | null;
   follower_count: number;
   following_count: number;
@@ -21,6 +22,9 @@ export function toUser(row: UserRow): LolgramUser {
     id: row.id,
     username: row.username,
     avatar: row.avatar_key ? imageUrl(row.avatar_key) : null,
+    ...(row.avatar_key && row.avatar_widths.length > 0
+      ? { avatarSrcset: srcsetOf(row.avatar_key, row.avatar_widths) }
+      : {}),
     bio: row.bio,
     followerCount: row.follower_count,
     followingCount: row.following_count,
@@ -30,7 +34,7 @@ export function toUser(row: UserRow): LolgramUser {
   };
 }
 
-const COLUMNS = `id, username, avatar_key, bio, follower_count, following_count, post_count, wallet_address, is_verified`;
+const COLUMNS = `id, username, avatar_key, avatar_widths, bio, follower_count, following_count, post_count, wallet_address, is_verified`;
 const UNIQUE_VIOLATION = '23505';
 
 function uniqueUsername<T>(work: Promise<T>): Promise<T> {
@@ -132,19 +136,30 @@ export class UsersRepository {
     return rows[0] ? toUser(rows[0]) : null;
   }
 
-  /** Sets the avatar and answers the user with the key it replaced (to delete its files). */
+  /**
+   * Sets the avatar and the widths of its copies, and answers the user with the avatar it
+   * replaced (to delete its files).
+   */
   async setAvatar(
     id: string,
     key: string,
-  ): Promise<{ user: LolgramUser; previous: string | null } | null> {
-    const { rows } = await this.db.query<UserRow & { previous: string | null }>(
-      `UPDATE lolgram_users u SET avatar_key = $2 FROM (SELECT avatar_key AS previous FROM lolgram_users WHERE id = $1) old
+    widths: number[],
+  ): Promise<{ user: LolgramUser; previous: { key: string; widths: number[] } | null } | null> {
+    const { rows } = await this.db.query<
+      UserRow & { previous: string | null; previous_widths: number[] }
+    >(
+      `UPDATE lolgram_users u SET avatar_key = $2, avatar_widths = $3
+         FROM (SELECT avatar_key AS previous, avatar_widths AS previous_widths
+                 FROM lolgram_users WHERE id = $1) old
         WHERE u.id = $1 RETURNING ${COLUMNS.split(', ')
           .map((c) => `u.${c}`)
-          .join(', ')}, old.previous`,
-      [id, key],
+          .join(', ')}, old.previous, old.previous_widths`,
+      [id, key, widths],
     );
-    return rows[0] ? { user: toUser(rows[0]), previous: rows[0].previous } : null;
+    const row = rows[0];
+    if (!row) return null;
+    const previous = row.previous ? { key: row.previous, widths: row.previous_widths } : null;
+    return { user: toUser(row), previous };
   }
 
   async isFollowing(followerId: string, userId: string): Promise<boolean> {

@@ -16,7 +16,7 @@ import {
   ValidationError,
 } from '../../core/errors';
 import type { RateLimit } from '../../core/limiter';
-import type { ImageStore } from '../images/image-store';
+import { variantKey, type ImageStore } from '../images/image-store';
 import { processImage } from '../images/image-pipeline';
 import { limitKey } from '../limits';
 import type { LoginGuard } from './login-guard';
@@ -161,16 +161,30 @@ export class UsersService {
 
   async setAvatar(viewer: Viewer, id: string, upload: Buffer): Promise<LolgramUser> {
     assertSelf(viewer, id, 'You can only change your own avatar');
-    const { full } = await processImage(upload, { square: true });
+    const { full, copies } = await processImage(upload, { square: true });
     const key = `avatars/${id}/${randomUUID()}.jpg`;
-    await this.deps.images.put(key, full);
-    const updated = await this.deps.users.setAvatar(id, key);
+    const widths = copies.map((copy) => copy.width);
+    await Promise.all([
+      this.deps.images.put(key, full),
+      ...copies.map((copy) => this.deps.images.put(variantKey(key, copy.width), copy.bytes)),
+    ]);
+    const updated = await this.deps.users.setAvatar(id, key, widths);
     if (!updated) {
-      await this.deps.images.delete(key);
+      await this.deleteAvatar(key, widths);
       throw new NotFoundError(messages.userNotFound);
     }
-    if (updated.previous) await this.deps.images.delete(updated.previous).catch(() => undefined);
+    if (updated.previous) {
+      await this.deleteAvatar(updated.previous.key, updated.previous.widths).catch(() => undefined);
+    }
     return updated.user;
+  }
+
+  /** An avatar's file and its copies. */
+  private async deleteAvatar(key: string, widths: number[]): Promise<void> {
+    await Promise.all([
+      this.deps.images.delete(key),
+      ...widths.map((width) => this.deps.images.delete(variantKey(key, width))),
+    ]);
   }
 
   async isFollowing(followerId: string, userId: string): Promise<boolean> {

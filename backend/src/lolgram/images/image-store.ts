@@ -16,7 +16,8 @@ export interface ImageStore {
   check(): Promise<void>;
 }
 
-const KEY = /^[a-z]+\/[0-9a-f-]{36}\/[\w-]+\.jpg$/;
+const KEY = /^[a-z]+\/[0-9a-f-]{36}\/[\w-]+\.(jpg|webp)$/;
+const VARIANT = /^(.+)-(\d{1,4})w\.webp$/;
 
 export function isImageKey(key: string): boolean {
   return KEY.test(key);
@@ -30,6 +31,27 @@ export function checkedImageKey(key: string): string {
 
 /** Where clients fetch an image: the backend serves every image and decides who may see it. */
 export const imageUrl = (key: string) => `/api/lolgram/images/${key}`;
+
+/** The key of the WebP copy, `width` pixels wide, of the image under `key` (a .jpg key). */
+export function variantKey(key: string, width: number): string {
+  return `${key.replace(/\.jpg$/, '')}-${width}w.webp`;
+}
+
+/** The image a copy's key was made from, and the copy's width; null for a key that is no copy. */
+export function variantOf(key: string): { key: string; width: number } | null {
+  const match = VARIANT.exec(key);
+  return match && isImageKey(key) ? { key: `${match[1]}.jpg`, width: Number(match[2]) } : null;
+}
+
+/** The copies of an image as an `<img srcset>`; undefined when none were made. */
+export function srcsetOf(key: string, widths: readonly number[]): string | undefined {
+  if (widths.length === 0) return undefined;
+  return widths.map((width) => `${imageUrl(variantKey(key, width))} ${width}w`).join(', ');
+}
+
+export function imageContentType(key: string): string {
+  return key.endsWith('.webp') ? 'image/webp' : 'image/jpeg';
+}
 
 export class LocalImageStore implements ImageStore {
   constructor(private readonly root: string) {}

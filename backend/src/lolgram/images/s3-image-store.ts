@@ -6,7 +6,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { checkedImageKey, type ImageStore } from './image-store';
+import { checkedImageKey, imageContentType, type ImageStore } from './image-store';
 
 export interface S3ImageStoreOptions {
   bucket: string;
@@ -54,7 +54,7 @@ export class S3ImageStore implements ImageStore {
         Bucket: this.bucket,
         Key: checkedImageKey(key),
         Body: bytes,
-        ContentType: 'image/jpeg',
+        ContentType: imageContentType(key),
       }),
     );
   }

@@ -3,7 +3,16 @@ import type pg from 'pg';
 import { toggleRow, type Queryable } from '../../core/db';
 import type { UsersRepository } from '../accounts/users-repository';
 import { encodeCursor, type Cursor } from './post-cursor';
-import { imageUrl } from '../images/image-store';
+import { imageUrl, srcsetOf } from '../images/image-store';
+
+export interface ImageAccess {
+  userId: string;
+  status: PostStatus;
+  imageKey: string;
+  thumbnailKey: string;
+  imageWidths: number[];
+  thumbnailWidths: number[];
+}
 
 interface PostRow {
   id: string;
@@ -13,6 +22,9 @@ interface PostRow {
   wallet_address: string | null;
   image_key: string;
   thumbnail_key: string;
+  image_widths: number[];
+  thumbnail_widths: number[];
+  avatar_widths: number[];
   caption: string;
   location_name: string | null;
   location_lat: number | null;
@@ -33,6 +45,7 @@ function toPost(row: PostRow): Post {
     userAvatar: row.avatar_key ? imageUrl(row.avatar_key) : null,
     imageUrl: imageUrl(row.image_key),
     thumbnailUrl: imageUrl(row.thumbnail_key),
+    ...srcsets(row),
     caption: row.caption,
     location:
       row.location_name === null
@@ -49,9 +62,22 @@ function toPost(row: PostRow): Post {
   };
 }
 
+/** The answer's srcsets: only of the images that have copies (those uploaded since they are made). */
+function srcsets(row: PostRow): Pick<Post, 'imageSrcset' | 'thumbnailSrcset' | 'userAvatarSrcset'> {
+  const image = srcsetOf(row.image_key, row.image_widths);
+  const thumbnail = srcsetOf(row.thumbnail_key, row.thumbnail_widths);
+  const avatar = row.avatar_key ? srcsetOf(row.avatar_key, row.avatar_widths) : undefined;
+  return {
+    ...(image ? { imageSrcset: image } : {}),
+    ...(thumbnail ? { thumbnailSrcset: thumbnail } : {}),
+    ...(avatar ? { userAvatarSrcset: avatar } : {}),
+  };
+}
+
 // The author's current name and avatar, and whether the viewer ($1) LOLed it.
 const SELECT = `
-  SELECT p.id, p.user_id, u.username, u.avatar_key, u.wallet_address, p.image_key, p.thumbnail_key,
+  SELECT p.id, p.user_id, u.username, u.avatar_key, u.avatar_widths, u.wallet_address,
+         p.image_key, p.thumbnail_key, p.image_widths, p.thumbnail_widths,
          p.caption, p.location_name, p.location_lat, p.location_lng, p.lol_count, p.comment_count,
          p.status, p.created_at, p.created_at::text AS cursor_at,
          EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1) AS is_liked
@@ -93,18 +119,23 @@ export class PostsRepository {
       caption: string;
       imageKey: string;
       thumbnailKey: string;
+      imageWidths: number[];
+      thumbnailWidths: number[];
       location?: PostLocation;
     },
   ): Promise<void> {
     await client.query(
-      `INSERT INTO posts (id, user_id, caption, image_key, thumbnail_key, location_name, location_lat, location_lng, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'checking')`,
+      `INSERT INTO posts (id, user_id, caption, image_key, thumbnail_key, image_widths, thumbnail_widths,
+                          location_name, location_lat, location_lng, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'checking')`,
       [
         post.id,
         post.userId,
         post.caption,
         post.imageKey,
         post.thumbnailKey,
+        post.imageWidths,
+        post.thumbnailWidths,
         post.location?.name ?? null,
         post.location?.lat ?? null,
         post.location?.lng ?? null,
@@ -118,6 +149,18 @@ export class PostsRepository {
       id,
     ]);
     return rows[0] ? toPost(rows[0]) : null;
+  }
+
+  /** A post as `viewerId` sees it, with its status, whatever that is; null when there is none. */
+  async withStatus(
+    id: string,
+    viewerId: string | null,
+  ): Promise<{ post: Post; status: PostStatus } | null> {
+    const { rows } = await this.db.query<PostRow>(`${SELECT} WHERE p.id = $2`, [
+      viewerId ?? NOBODY,
+      id,
+    ]);
+    return rows[0] ? { post: toPost(rows[0]), status: rows[0].status } : null;
   }
 
   /**
@@ -223,15 +266,14 @@ export class PostsRepository {
     );
   }
 
-  /** Who may see a post's images: its author and status, and its two keys (by primary key). */
-  async imageAccess(postId: string) {
-    const { rows } = await this.db.query<{
-      userId: string;
-      status: PostStatus;
-      imageKey: string;
-      thumbnailKey: string;
-    }>(
-      `SELECT user_id AS "userId", status, image_key AS "imageKey", thumbnail_key AS "thumbnailKey"
+  /**
+   * Who may see a post's images: its author and status, its two keys and the widths of their
+   * copies (by primary key).
+   */
+  async imageAccess(postId: string): Promise<ImageAccess | null> {
+    const { rows } = await this.db.query<ImageAccess>(
+      `SELECT user_id AS "userId", status, image_key AS "imageKey", thumbnail_key AS "thumbnailKey",
+              image_widths AS "imageWidths", thumbnail_widths AS "thumbnailWidths"
          FROM posts WHERE id = $1`,
       [postId],
     );

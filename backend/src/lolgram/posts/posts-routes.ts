@@ -2,6 +2,7 @@ import {
   type Post,
   createPostFieldsSchema,
   feedQuerySchema,
+  idSchema,
   postViewsBodySchema,
   userPostsQuerySchema,
 } from '@tapgram/shared';
@@ -11,6 +12,7 @@ import { RawJson, type FastRoute } from '../../core/fast-route';
 import { parseInput, ValidationError } from '../../core/errors';
 import type { PostsService } from './posts-service';
 import { SESSION_COOKIE, type SessionStore } from '../accounts/sessions';
+import { imageContentType } from '../images/image-store';
 import { singleImage } from '../images/upload';
 import { requireViewer, signedInOnly, viewerOf, viewKey } from '../accounts/viewer';
 
@@ -47,6 +49,11 @@ export function postsRouter(service: PostsService): Router {
     res.status(204).end();
   });
 
+  router.get('/posts/:id', async (req, res) => {
+    const id = parseInput(idSchema, req.params.id);
+    res.json(await service.one(viewerOf(res), id));
+  });
+
   router.post('/posts/:id/lol', async (req, res) => {
     res.json(await service.setLol(requireViewer(req, res), req.params.id, true));
   });
@@ -71,7 +78,7 @@ export function imagesRouter(service: PostsService, sessions: SessionStore): Rou
   router.get('/images/{*key}', async (req, res) => {
     const key = (req.params as { key: string[] }).key.join('/');
     const { bytes, isPublic } = await service.image(key, () => sessions.viewer(req));
-    res.setHeader('Content-Type', 'image/jpeg');
+    res.setHeader('Content-Type', imageContentType(key));
     res.setHeader('Cache-Control', isPublic ? PUBLIC_IMAGE_CACHE : 'private, no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.send(bytes);

@@ -3,11 +3,11 @@ import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
-import { postIdOfImageKey, type ImageStore } from '../images/image-store';
+import { postIdOfImageKey, variantKey, variantOf, type ImageStore } from '../images/image-store';
 import { processImage } from '../images/image-pipeline';
 import type { FeedCache } from './feed-cache';
 import { parseCursor } from './post-cursor';
-import type { PostsRepository } from './posts-repository';
+import type { ImageAccess, PostsRepository } from './posts-repository';
 import type { Viewer } from '../accounts/sessions';
 import { isId } from '../../core/ids';
 
@@ -28,11 +28,21 @@ export class PostsService {
     upload: Buffer,
   ): Promise<Post> {
     if (fields.userId !== viewer.id) throw new ForbiddenError('You can only post as yourself');
-    const { full, thumbnail } = await processImage(upload, { square: false });
+    const { full, thumbnail, copies, thumbnailCopies } = await processImage(upload, {
+      square: false,
+    });
     const id = randomUUID();
     const imageKey = `posts/${id}/${randomUUID()}-full.jpg`;
     const thumbnailKey = `posts/${id}/${randomUUID()}-thumb.jpg`;
-    await Promise.all([this.images.put(imageKey, full), this.images.put(thumbnailKey, thumbnail)]);
+    const files = new Map<string, Buffer>([
+      [imageKey, full],
+      [thumbnailKey, thumbnail],
+      ...copies.map(({ width, bytes }) => [variantKey(imageKey, width), bytes] as const),
+      ...thumbnailCopies.map(
+        ({ width, bytes }) => [variantKey(thumbnailKey, width), bytes] as const,
+      ),
+    ]);
+    await Promise.all([...files].map(([key, bytes]) => this.images.put(key, bytes)));
     try {
       await withTransaction(this.pool, (client) =>
         this.posts.insert(client, {
@@ -41,12 +51,14 @@ export class PostsService {
           caption: fields.caption,
           imageKey,
           thumbnailKey,
+          imageWidths: copies.map((copy) => copy.width),
+          thumbnailWidths: thumbnailCopies.map((copy) => copy.width),
           location: fields.location,
         }),
       );
     } catch (error) {
       // No row, no files: the upload leaves nothing half-written.
-      await Promise.all([this.images.delete(imageKey), this.images.delete(thumbnailKey)]);
+      await Promise.all([...files.keys()].map((key) => this.images.delete(key)));
       throw error;
     }
     const post = await this.posts.byId(id, viewer.id);
@@ -90,6 +102,20 @@ export class PostsService {
     return this.posts.byUser(viewer?.id ?? null, userId, { statuses, limit: page.limit, before });
   }
 
+  /**
+   * One post, for its own page: a public post to anyone; one still checking or held to its author
+   * and admins only, as its images are; a rejected one to nobody (its images are gone too).
+   */
+  async one(viewer: Viewer | null, postId: string): Promise<Post> {
+    const found = await this.posts.withStatus(postId, viewer?.id ?? null);
+    const mayView =
+      found?.status === 'visible' ||
+      ((found?.status === 'checking' || found?.status === 'held') &&
+        (viewer?.id === found.post.userId || viewer?.role === 'admin'));
+    if (!found || !mayView) throw new NotFoundError('Post not found');
+    return found.post;
+  }
+
   async setLol(viewer: Viewer, postId: string, lol: boolean) {
     if (!isId(postId) || !(await this.posts.isVisible(postId)))
       throw new NotFoundError('Post not found');
@@ -116,7 +142,7 @@ export class PostsService {
     if (!isPublic) {
       const postId = postIdOfImageKey(key);
       const post = postId ? await this.posts.imageAccess(postId) : null;
-      if (!post || (key !== post.imageKey && key !== post.thumbnailKey)) throw notFound;
+      if (!post || !isImageOf(post, key)) throw notFound;
       isPublic = post.status === 'visible';
       if (post.status === 'rejected') throw notFound;
       if (!isPublic) {
@@ -128,6 +154,15 @@ export class PostsService {
     if (!bytes) throw notFound;
     return { bytes, isPublic };
   }
+}
+
+/** Whether `key` is one of the post's images: its full image, its thumbnail or a copy of one. */
+function isImageOf(post: ImageAccess, key: string): boolean {
+  if (key === post.imageKey || key === post.thumbnailKey) return true;
+  const copy = variantOf(key);
+  if (!copy) return false;
+  if (copy.key === post.imageKey) return post.imageWidths.includes(copy.width);
+  return copy.key === post.thumbnailKey && post.thumbnailWidths.includes(copy.width);
 }
 
 function cursorOf(before: string) {

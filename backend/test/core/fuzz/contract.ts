@@ -45,6 +45,7 @@ export const CONTRACT: Endpoint[] = [
   { method: 'POST', path: '/api/users', json: { username: 'username', country: 'country' } },
   { method: 'GET', path: '/api/users/{playerId}' },
   { method: 'GET', path: '/api/users/{playerId}/rank' },
+  { method: 'GET', path: '/api/users/{playerId}/around', query: { span: 'limit' } },
   {
     method: 'POST',
     path: '/api/sessions',
@@ -124,6 +125,7 @@ export const CONTRACT: Endpoint[] = [
     query: { limit: 'limit', before: 'cursor' },
   },
   { method: 'POST', path: '/api/lolgram/posts/views', json: { postIds: 'postIds' } },
+  { method: 'GET', path: '/api/lolgram/posts/{postId}' },
   { method: 'POST', path: '/api/lolgram/posts/{postId}/lol' },
   { method: 'DELETE', path: '/api/lolgram/posts/{postId}/lol' },
   { method: 'GET', path: '/api/lolgram/images/{imageKey}' },

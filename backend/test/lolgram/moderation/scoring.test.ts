@@ -31,6 +31,23 @@ describe('automatic scoring', () => {
     ]).toEqual(before);
   });
 
+  it("loads the model without printing the library's notice on the console", async () => {
+    const info = vi.spyOn(console, 'info');
+    const log = vi.spyOn(console, 'log');
+    try {
+      await new NsfwClassifier().explicitness(await meme());
+      const printed = [...info.mock.calls, ...log.mock.calls].flat().map(String).join('\n');
+      expect(printed).not.toMatch(/using the model/i);
+      // Only for the load: the console works again afterwards.
+      info.mockImplementation(() => undefined);
+      console.info('after the load');
+      expect(info).toHaveBeenCalledWith('after the load');
+    } finally {
+      info.mockRestore();
+      log.mockRestore();
+    }
+  });
+
   it('runs the bundled image model offline and does not punish a drawn meme', async () => {
     const classifier = new NsfwClassifier();
     expect(classifier.state()).toBe('not loaded');
