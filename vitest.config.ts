@@ -1,5 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * expect.poll waits for what it asserts; its default of one second is a race with the clock on a
+ * loaded machine, so it waits up to half a minute (a passing check returns as soon as it holds).
+ */
+const LOADED_MACHINE_POLL = { timeout: 30_000 };
+
 export default defineConfig({
   test: {
     projects: [
@@ -11,6 +17,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          expect: { poll: LOADED_MACHINE_POLL },
         },
       },
       'frontend/vitest.config.ts',
@@ -22,6 +29,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          expect: { poll: LOADED_MACHINE_POLL },
         },
       },
     ],

@@ -71,7 +71,7 @@ describe.runIf(executable)('the game in a browser', () => {
     await expect.poll(() => row.textContent()).toContain('11');
     await expect.poll(() => screen.getByRole('status').textContent()).toContain('Live');
     await tapTimes(page, 4);
-    await expect.poll(() => row.textContent(), { timeout: 5000 }).toContain('15');
+    await expect.poll(() => row.textContent()).toContain('15');
     await screen.screenshot({ path: screenshotPath('event-leaderboard') });
 
     // A reload keeps the player: the stored id loads it and opens a new session.

@@ -1,6 +1,6 @@
 import { Keypair } from '@solana/web3.js';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, startTestServer, type TestServer } from '../backend/test-support';
 import { chromiumPath, launch, screenshotPath } from './browser';
@@ -161,6 +161,109 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     });
     const me = await page.evaluate(async () => (await fetch('/api/lolgram/users/me')).json());
     expect(me).toMatchObject({ username, walletAddress: address });
+  });
+
+  it.each([
+    { input: 'mouse' as const },
+    { input: 'touch' as const },
+    { input: 'keyboard' as const },
+  ])(
+    'signs a wallet in from the Login / Sign Up dialog by $input: the wallet chooser takes the clicks and the focus',
+    async ({ input }) => {
+      const keypair = Keypair.generate();
+      const address = keypair.publicKey.toBase58();
+      const context = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        ...(input === 'touch' ? { hasTouch: true, isMobile: true } : {}),
+      });
+      contexts.push(context);
+      const page = await context.newPage();
+      await page.addInitScript({ content: testWalletScript(keypair.secretKey, { signIn: true }) });
+      await page.goto(`${server.url}/lolgram`);
+      const press = async (locator: Locator) => {
+        if (input === 'mouse') await locator.click();
+        else if (input === 'touch') await locator.tap();
+        else {
+          await locator.focus();
+          await page.keyboard.press('Enter');
+        }
+      };
+
+      await press(page.getByRole('button', { name: 'Login / Sign Up' }).first());
+      const auth = page.getByRole('dialog', { name: 'Welcome Back!' });
+      await press(auth.getByRole('button', { name: 'Select Wallet' }));
+      const chooser = page.getByRole('dialog', { name: 'Connect a wallet on Solana to continue' });
+      await expect.poll(() => chooser.isVisible(), { timeout: 15_000 }).toBe(true);
+      // The chooser holds the focus, over the auth dialog: one Escape closes it alone.
+      await expect
+        .poll(() => chooser.evaluate((node) => node.contains(document.activeElement)))
+        .toBe(true);
+      await page.screenshot({ path: screenshotPath(`lolgram-wallet-chooser-${input}`) });
+      await page.keyboard.press('Escape');
+      await expect.poll(() => chooser.count()).toBe(0);
+      expect(await auth.isVisible()).toBe(true);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
+        .toBe('Select Wallet');
+
+      await press(auth.getByRole('button', { name: 'Select Wallet' }));
+      const wallet = chooser.getByRole('button', { name: /Test Wallet/ });
+      if (input === 'keyboard') {
+        // The first wallet has the focus as the chooser opens.
+        await expect
+          .poll(() => wallet.evaluate((node) => node === document.activeElement))
+          .toBe(true);
+        await page.keyboard.press('Enter');
+      } else {
+        await press(wallet);
+      }
+
+      const username = `wallet_${address.slice(0, 8)}`;
+      await expect.poll(() => page.getByRole('dialog').count(), { timeout: 20_000 }).toBe(0);
+      await expect
+        .poll(() => page.getByRole('button', { name: 'Your profile' }).isVisible())
+        .toBe(true);
+      const me = await page.evaluate(async () => (await fetch('/api/lolgram/users/me')).json());
+      expect(me).toMatchObject({ username, walletAddress: address });
+    },
+  );
+
+  it('opens a post from its Explore tile, at an address that opens it directly', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/lolgram?tab=explore`);
+    await page.getByRole('link', { name: new RegExp(`^${caption}`) }).click();
+    await expect
+      .poll(() => new URL(page.url()).pathname, { timeout: 10_000 })
+      .toMatch(/^\/lolgram\/p\/[0-9a-f-]{36}$/);
+    const address = page.url();
+    const card = page.getByRole('article', { name: `Post by ${author}` });
+    await expect.poll(() => card.getByText(caption).isVisible(), { timeout: 10_000 }).toBe(true);
+
+    // Shared: a new visitor opens the address itself.
+    const visitor = await newPage();
+    const answer = await visitor.goto(address);
+    expect(answer?.status()).toBe(200);
+    const shared = visitor.getByRole('article', { name: `Post by ${author}` });
+    await expect.poll(() => shared.getByText(caption).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() =>
+        shared
+          .getByRole('img', { name: caption })
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBeGreaterThan(0);
+    expect(await shared.getByText(/^\d+ LOLs?$/).isVisible()).toBe(true);
+    expect(await shared.getByRole('button', { name: 'LOL' }).isVisible()).toBe(true);
+    await visitor.screenshot({ path: screenshotPath('lolgram-post-view') });
+
+    // An address that is no post id is a 404, and the page says the post is not there.
+    const wrong = await visitor.goto(`${server.url}/lolgram/p/not-a-post`);
+    expect(wrong?.status()).toBe(404);
+    await expect
+      .poll(() => visitor.getByRole('heading', { name: 'Post Not Found' }).isVisible(), {
+        timeout: 10_000,
+      })
+      .toBe(true);
   });
 
   it('lets a user report a post and an admin reject it out of the feed, explore and the profile', async () => {

@@ -17,6 +17,9 @@ const LolgramPage = lazy(() =>
 const ProfilePage = lazy(() =>
   import('./features/lolgram/ProfilePage').then((m) => ({ default: m.ProfilePage })),
 );
+const PostPage = lazy(() =>
+  import('./features/lolgram/PostPage').then((m) => ({ default: m.PostPage })),
+);
 const AdminPage = lazy(() =>
   import('./features/admin/AdminPage').then((m) => ({ default: m.AdminPage })),
 );
@@ -38,6 +41,7 @@ export function App() {
         <Route path="/leaderboard" element={<LeaderboardScreen />} />
         <Route path="/lolgram" element={<LolgramPage />} />
         <Route path="/lolgram/:username" element={<ProfilePage />} />
+        <Route path="/lolgram/p/:postId" element={<PostPage />} />
         <Route path="/admin" element={<AdminPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

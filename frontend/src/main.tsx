@@ -1,4 +1,3 @@
-import '@tapgram/shared/browser';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';

@@ -16,6 +16,7 @@ import {
   moderationQueueEntrySchema,
   popularItemSchema,
   postSchema,
+  rankedUserSchema,
   rankResponseSchema,
   reportAnswerSchema,
   signInInputSchema,
@@ -39,6 +40,7 @@ const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
   { methods: ['GET'], path: /^\/api\/game\/config$/, answer: one(gameConfigSchema) },
   { methods: ['POST'], path: /^\/api\/users$/, answer: one(gameUserSchema) },
   { methods: ['GET'], path: /^\/api\/users\/[^/]+\/rank$/, answer: one(rankResponseSchema) },
+  { methods: ['GET'], path: /^\/api\/users\/[^/]+\/around$/, answer: list(rankedUserSchema) },
   { methods: ['GET'], path: /^\/api\/users\/[^/]+$/, answer: one(gameUserSchema) },
   { methods: ['POST'], path: /^\/api\/sessions$/, answer: one(gameSessionSchema) },
   { methods: ['POST'], path: /^\/api\/tap$/, answer: one(tapResultSchema) },
@@ -99,6 +101,7 @@ const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
     path: /^\/api\/lolgram\/posts\/(feed|user\/[^/]+)$/,
     answer: list(postSchema),
   },
+  { methods: ['GET'], path: /^\/api\/lolgram\/posts\/[^/]+$/, answer: one(postSchema) },
   { methods: ['POST'], path: /^\/api\/lolgram\/posts\/views$/, answer: 'no content' },
   {
     methods: ['POST', 'DELETE'],
@@ -143,7 +146,8 @@ function unknownFields(body: unknown, parsed: unknown, at: string): string[] {
   );
 }
 
-function mismatch(schema: Schema, body: unknown): string | null {
+/** Why `body` is not an answer of `schema` (fields it does not name included), or null. */
+export function mismatch(schema: Schema, body: unknown): string | null {
   const result = schema.safeParse(body);
   if (!result.success) return result.error.message;
   const unknown = unknownFields(body, result.data, 'body');
@@ -209,6 +213,11 @@ export async function checkedAnswer(
   const message = `The stub of ${method} ${path} answers what the server never does: ${problem}`;
   drifted.push(message);
   throw new Error(message);
+}
+
+/** Records a mismatch found by another check (the game channel's answers): it fails the test. */
+export function reportDrift(message: string): void {
+  drifted.push(message);
 }
 
 /** The mismatches found since the last call; the setup fails a test that had any. */

@@ -13,6 +13,8 @@ export const lolgramUserSchema = z.object({
   id: z.string(),
   username: z.string(),
   avatar: z.string().nullable(),
+  /** The avatar's WebP copies by width, as an `<img srcset>`; absent for avatars without copies. */
+  avatarSrcset: z.string().optional(),
   bio: z.string().nullable(),
   followerCount: z.number().int(),
   followingCount: z.number().int(),
@@ -107,6 +109,14 @@ export const postSchema = z.object({
   userAvatar: z.string().nullable(),
   imageUrl: z.string(),
   thumbnailUrl: z.string(),
+  /**
+   * The WebP copies made at upload of the image, its square thumbnail and the author's avatar,
+   * each as an `<img srcset>` ("url 320w, url 640w, ..."), so that a screen downloads the size it
+   * shows. Absent for images uploaded before copies were made.
+   */
+  imageSrcset: z.string().optional(),
+  thumbnailSrcset: z.string().optional(),
+  userAvatarSrcset: z.string().optional(),
   caption: z.string(),
   location: locationSchema.nullable(),
   lolCount: z.number().int(),
@@ -118,7 +128,7 @@ export const postSchema = z.object({
   cursor: z.string(),
   /**
    * Only on posts that are not public yet, which only their author sees (the create answer and
-   * their own GET /posts/user/:userId): "checking" while the automatic check runs after the
+   * their own GET /posts/user/:userId; GET /posts/:id for them and admins): "checking" while the automatic check runs after the
    * answer, "held" while it waits for a moderator. Absent on public posts.
    */
   moderation: z.enum(['checking', 'held']).optional(),

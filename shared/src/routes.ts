@@ -8,8 +8,19 @@ export const APP_PAGES = [
   '/leaderboard',
   '/lolgram',
   '/lolgram/:username',
+  '/lolgram/p/:postId',
   '/admin',
 ] as const;
+
+/** Parameters with a form of their own: a post's page exists only for a post id (a UUID). */
+const PARAM_FORMS: Partial<Record<string, RegExp>> = {
+  postId: /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i,
+};
+
+function fits(part: string, value: string): boolean {
+  if (!part.startsWith(':')) return part === value;
+  return value !== '' && (PARAM_FORMS[part.slice(1)]?.test(value) ?? true);
+}
 
 /** Whether `pathname` is one of the app's pages (a trailing slash allowed, as the router does). */
 export function isAppPage(pathname: string): boolean {
@@ -17,9 +28,6 @@ export function isAppPage(pathname: string): boolean {
   const parts = path.split('/');
   return APP_PAGES.some((page) => {
     const pattern = page.split('/');
-    return (
-      pattern.length === parts.length &&
-      pattern.every((part, i) => (part.startsWith(':') ? parts[i] !== '' : part === parts[i]))
-    );
+    return pattern.length === parts.length && pattern.every((part, i) => fits(part, parts[i]));
   });
 }

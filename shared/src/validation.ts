@@ -7,42 +7,18 @@ import {
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
 } from './constants';
+import { isCountryCode } from './countries';
+import { hasUnstorableText, messages } from './messages';
+import { USERNAME_PATTERN } from './username';
 
-/** The exact texts a person reads when input is refused: the screens show them, the API answers them. */
-export const messages = {
-  usernameTooShort: 'Username must be at least 3 characters long',
-  usernameTooLong: 'Username must be 20 characters or less',
-  usernameCharacters: 'Username can only contain letters, numbers, underscores, and hyphens',
-  usernameTaken: 'Username already taken',
-  usernameReserved: 'Usernames starting with wallet_ are reserved for wallet accounts',
-  countryCode: 'Country must be a two-letter country code',
-  fillAllFields: 'Please fill in all fields',
-  bioTooLong: `Bio must be ${BIO_MAX_LENGTH} characters or less`,
-  passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
-  passwordTooLong: `Password must be ${PASSWORD_MAX_LENGTH} characters or less`,
-  captionRequired: 'Caption is required',
-  captionTooLong: `Caption must be ${CAPTION_MAX_LENGTH} characters or less`,
-  invalidCredentials: 'Invalid username or password',
-  userNotFound: 'User not found',
-  unstorableText: 'Text must not contain NUL characters or unpaired UTF-16 surrogates',
-} as const;
-
-// A high surrogate not followed by a low one, or a low one not preceded by a high one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * NUL, which PostgreSQL cannot store in text, and UTF-16 halves without their pair, which UTF-8
- * cannot carry (they would be stored as U+FFFD: another text than the one sent).
- */
-export function hasUnstorableText(value: string): boolean {
-  return value.includes('\u0000') || LONE_SURROGATE.test(value);
-}
+// The rules that need no schema library live apart, so that a screen checking a username does not
+// load zod (the game's pages stay light).
+export { hasUnstorableText, messages } from './messages';
+export { USERNAME_PATTERN, usernameError } from './username';
 
 /** Every string a client sends starts here, so that the rule holds for every field at once. */
 export const text = () =>
   z.string().refine((value) => !hasUnstorableText(value), messages.unstorableText);
-
-export const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 /** A username as the welcome dialog and the profile editor accept it: trimmed, 3 to 20, [A-Za-z0-9_-]. */
 export const usernameSchema = text()
@@ -51,10 +27,12 @@ export const usernameSchema = text()
   .max(USERNAME_MAX_LENGTH, messages.usernameTooLong)
   .regex(USERNAME_PATTERN, messages.usernameCharacters);
 
+/** A country's two-letter code, in either case: one of COUNTRY_CODES, stored in upper case. */
 export const countryCodeSchema = text()
   .trim()
   .toUpperCase()
-  .regex(/^[A-Z]{2}$/, messages.countryCode);
+  .regex(/^[A-Z]{2}$/, messages.countryCode)
+  .refine(isCountryCode, messages.unknownCountry);
 
 export const bioSchema = text().max(BIO_MAX_LENGTH, messages.bioTooLong);
 
@@ -76,10 +54,4 @@ export function firstIssueMessage(error: z.ZodError): string {
   return generic && issue.path.length > 0
     ? `${issue.path.join('.')}: ${issue.message}`
     : issue.message;
-}
-
-/** Checks a game username the way the welcome dialog does; null when valid. */
-export function usernameError(raw: string): string | null {
-  const result = usernameSchema.safeParse(raw);
-  return result.success ? null : firstIssueMessage(result.error);
 }

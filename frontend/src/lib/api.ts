@@ -1,4 +1,14 @@
-import { errorBodySchema } from '@tapgram/shared';
+import type { ErrorBody } from '@tapgram/shared';
+
+/**
+ * The `{error}` text of an answer's body (the shared `errorBodySchema`), checked by hand: this
+ * runs on every page, and the pages that need no schema load no schema library.
+ */
+function errorText(body: unknown): string | null {
+  const error =
+    typeof body === 'object' && body !== null ? (body as Partial<ErrorBody>).error : null;
+  return typeof error === 'string' ? error : null;
+}
 
 /**
  * A call the server answered with an error status. `body` is the answer as JSON (the API's
@@ -18,8 +28,7 @@ export class ApiError extends Error {
 
   /** The server's own `{error}` text, when the answer carries one. */
   get serverMessage(): string | null {
-    const parsed = errorBodySchema.safeParse(this.body);
-    return parsed.success && parsed.data.error ? parsed.data.error : null;
+    return errorText(this.body) || null;
   }
 }
 
@@ -31,12 +40,7 @@ async function apiError(res: Response): Promise<ApiError> {
   } catch {
     // Not JSON: the text is the body.
   }
-  const parsed = errorBodySchema.safeParse(body);
-  return new ApiError(
-    res.status,
-    body,
-    parsed.success ? parsed.data.error : text || res.statusText,
-  );
+  return new ApiError(res.status, body, errorText(body) ?? (text || res.statusText));
 }
 
 export async function throwIfResNotOk(res: Response): Promise<void> {

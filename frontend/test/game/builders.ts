@@ -4,7 +4,8 @@ import type {
   GameUser,
   LeaderboardCountry,
   LeaderboardUser,
-  TapBatchAck,
+  CompactTapAck,
+  TapTotals,
 } from '@tapgram/shared';
 
 let sequence = 0;
@@ -31,14 +32,24 @@ export function makeGameSession(overrides: Partial<GameSession> = {}): GameSessi
 /** Numbers that say every batch of the session is durable, as a Postgres-only server's do. */
 const ALL_DURABLE: BatchNumbers = { seq: 0, durableSeq: Number.MAX_SAFE_INTEGER };
 
-/** The answer to a counted batch. */
+/** The totals the game screen reads from an answer that leaves the player with these records. */
+export function totalsOf(user: GameUser, session: GameSession): TapTotals {
+  return {
+    totalPoints: user.totalPoints,
+    totalTaps: user.totalTaps,
+    sessionPoints: session.sessionPoints,
+    sessionTaps: session.sessionTaps,
+  };
+}
+
+/** The answer to a counted batch, compact as the game screen's handshake asks for it. */
 export function okAck(
   user: GameUser,
   session: GameSession,
   accepted: number,
   numbers: BatchNumbers = ALL_DURABLE,
-): TapBatchAck {
-  return { ok: true, accepted, user, session, ...numbers };
+): CompactTapAck {
+  return { ok: true, accepted, ...totalsOf(user, session), ...numbers };
 }
 
 export function makeLeaderboardUser(overrides: Partial<LeaderboardUser> = {}): LeaderboardUser {

@@ -1,10 +1,12 @@
 import { vi } from 'vitest';
+import { checkedSocketAnswer, checkPush } from '../socket-answers';
 
 type Handler = (...args: never[]) => void;
 
 /**
  * Stands in for the game channel's socket.io client: the test decides whether it is connected,
- * answers `emitWithAck`, and pushes server events.
+ * answers `emitWithAck`, and pushes server events. Answers and pushes are checked against the
+ * shared schemas of their events, as the game screen's handshake asks for them (compact).
  */
 export function fakeSocket(connected: boolean) {
   const handlers = new Map<string, Set<Handler>>();
@@ -15,9 +17,13 @@ export function fakeSocket(connected: boolean) {
     for (const handler of handlers.get(event) ?? [])
       (handler as (...a: unknown[]) => void)(...args);
   };
+  const checkedEmitWithAck = (event: string, payload: unknown) =>
+    emitWithAck(event, payload).then((answer) => checkedSocketAnswer(event, answer));
   const socket = {
     connected,
     emitWithAck,
+    /** Messages without an answer (`watch`). */
+    emit: vi.fn<(event: string, payload: unknown) => void>(),
     on(event: string, handler: Handler) {
       if (!handlers.has(event)) handlers.set(event, new Set());
       handlers.get(event)?.add(handler);
@@ -27,7 +33,7 @@ export function fakeSocket(connected: boolean) {
       handlers.get(event)?.delete(handler);
       return socket;
     },
-    timeout: () => ({ emitWithAck }),
+    timeout: () => ({ emitWithAck: checkedEmitWithAck }),
     connect() {
       socket.connected = true;
       fire('connect');
@@ -44,7 +50,10 @@ export function fakeSocket(connected: boolean) {
       fire('connect');
     },
     /** A server push. */
-    push: (event: string, payload: unknown) => fire(event, payload),
+    push: (event: string, payload: unknown) => {
+      checkPush(event, payload);
+      fire(event, payload);
+    },
   };
   return socket;
 }

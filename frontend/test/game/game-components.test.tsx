@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeaderboardPanel } from '../../src/features/game/LeaderboardPanel';
+import { defaultCountry } from '../../src/features/game/countries';
 import { MilestoneBanner } from '../../src/features/game/MilestoneBanner';
 import { WelcomeDialog } from '../../src/features/game/WelcomeDialog';
 import { createQueryClient } from '../../src/lib/query-client';
@@ -42,7 +43,7 @@ describe('WelcomeDialog', () => {
     const { input } = renderDialog(onCreate);
     await userEvent.type(input, '  tapper_1 ');
     await userEvent.click(screen.getByRole('button', { name: 'Start Playing!' }));
-    expect(onCreate).toHaveBeenCalledWith('tapper_1');
+    expect(onCreate).toHaveBeenCalledWith('tapper_1', defaultCountry());
     const busy = screen.getByRole('button', { name: 'Creating...' });
     expect(busy.hasAttribute('disabled')).toBe(true);
     expect(input.hasAttribute('disabled')).toBe(true);
@@ -134,7 +135,8 @@ describe('LeaderboardPanel', () => {
     const countries = within(screen.getByRole('tabpanel')).getAllByRole('listitem');
     expect(countries[0].textContent).toContain('United Kingdom');
     expect(countries[1].textContent).toContain('XX');
-    expect(countries[1].textContent).toContain('🌍');
+    expect(within(countries[1]).getByTestId('flag-globe')).toBeTruthy();
+    expect(within(countries[0]).getByTestId('flag-GB').tagName).toBe('IMG');
   });
 
   it('toggles the sound', async () => {

@@ -1,8 +1,13 @@
-import { gameEvents, type TapBatch, type TapBatchAck } from '@tapgram/shared';
+import {
+  gameEvents,
+  TAP_BATCH_WINDOW_MS,
+  type CompactTapAck,
+  type TapBatch,
+} from '@tapgram/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TapSender, type TapSenderOptions } from '../../src/features/game/tap-sender';
 import { ApiError } from '../../src/lib/api';
-import { deferred, makeGameSession, makeGameUser, okAck } from './builders';
+import { deferred, makeGameSession, makeGameUser, okAck, totalsOf } from './builders';
 import { fakeSocket } from './fake-socket';
 
 const user = makeGameUser({ id: 'u' });
@@ -52,8 +57,37 @@ describe('TapSender', () => {
       seq: 1,
       after: 0,
     });
-    expect(onSettled).toHaveBeenCalledWith({ user, session, accepted: 3, sent: 3 });
+    expect(onSettled).toHaveBeenCalledWith({
+      userId: 'u',
+      sessionId: 's',
+      totals: totalsOf(user, session),
+      accepted: 3,
+      sent: 3,
+    });
     expect(sender.unconfirmed).toBe(0);
+  });
+
+  it('gathers about a second of taps into one message, counting each tap at once', async () => {
+    expect(TAP_BATCH_WINDOW_MS).toBe(1000);
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockResolvedValue(okAck(user, session, 3));
+    const sender = new TapSender({
+      socket: socket as unknown as TapSenderOptions['socket'],
+      postTap: vi.fn(),
+      onSettled: vi.fn(),
+      onError: vi.fn(),
+    });
+    for (let i = 1; i <= 3; i += 1) {
+      sender.tap('u', 's');
+      expect(sender.unconfirmed).toBe(i);
+      await vi.advanceTimersByTimeAsync(300);
+    }
+    // 900 ms after the first tap: still gathering.
+    expect(socket.emitWithAck).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(TAP_BATCH_WINDOW_MS - 900);
+    expect(sentBatches(socket)).toEqual([{ sessionId: 's', count: 3, seq: 1, after: 0 }]);
+    expect(sender.unconfirmed).toBe(0);
+    sender.dispose();
   });
 
   it('numbers the batches of a session 1, 2, 3 and starts again at 1 for a new session', async () => {
@@ -106,14 +140,20 @@ describe('TapSender', () => {
     await vi.runAllTimersAsync();
     const [first, second] = sentBatches(socket);
     expect(second).toEqual(first);
-    expect(onSettled).toHaveBeenCalledWith({ user, session, accepted: 2, sent: 2 });
+    expect(onSettled).toHaveBeenCalledWith({
+      userId: 'u',
+      sessionId: 's',
+      totals: totalsOf(user, session),
+      accepted: 2,
+      sent: 2,
+    });
     expect(sender.unconfirmed).toBe(0);
   });
 
   it('settles a batch once when both its buffered send and its re-send are answered', async () => {
     const socket = fakeSocket(true);
-    const buffered = deferred<TapBatchAck>();
-    const resent = deferred<TapBatchAck>();
+    const buffered = deferred<CompactTapAck>();
+    const resent = deferred<CompactTapAck>();
     socket.emitWithAck.mockReturnValueOnce(buffered.promise).mockReturnValueOnce(resent.promise);
     const { sender, onSettled } = makeSender(socket);
     tapTimes(sender, 4);
@@ -129,8 +169,8 @@ describe('TapSender', () => {
 
   it('re-sends a batch unanswered while connected once, ignoring superseded timeouts', async () => {
     const socket = fakeSocket(true);
-    const first = deferred<TapBatchAck>();
-    const second = deferred<TapBatchAck>();
+    const first = deferred<CompactTapAck>();
+    const second = deferred<CompactTapAck>();
     socket.emitWithAck.mockReturnValueOnce(first.promise).mockReturnValueOnce(second.promise);
     const { sender } = makeSender(socket);
     sender.tap('u', 's');

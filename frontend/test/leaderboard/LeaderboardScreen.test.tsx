@@ -1,4 +1,9 @@
-import { gameEvents, type LeaderboardCountry, type LeaderboardUser } from '@tapgram/shared';
+import {
+  diffBoards,
+  gameEvents,
+  type LeaderboardCountry,
+  type LeaderboardUser,
+} from '@tapgram/shared';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LeaderboardScreen } from '../../src/features/leaderboard/LeaderboardScreen';
@@ -50,9 +55,10 @@ describe('LeaderboardScreen', () => {
     expect(board('Top Players').getAllByTestId('board-row')).toHaveLength(10);
     expect(board('Top Players').queryByText('player11')).not.toBeInTheDocument();
     const countries = board('Top Countries').getAllByTestId('board-row');
-    expect(countries[0]).toHaveTextContent('🇬🇧');
+    // Flags are images (flag emoji show as letters on Windows), unknown codes a globe icon.
+    expect(within(countries[0]).getByTestId('flag-GB').tagName).toBe('IMG');
     expect(countries[0]).toHaveTextContent('United Kingdom');
-    expect(countries[1]).toHaveTextContent('🌍');
+    expect(within(countries[1]).getByTestId('flag-globe')).toBeInTheDocument();
     expect(countries[1]).toHaveTextContent('XX');
   });
 
@@ -68,6 +74,39 @@ describe('LeaderboardScreen', () => {
       socket.connect();
     });
     expect(screen.getByText('Live')).toBeInTheDocument();
+  });
+
+  it('follows the top 10 over the game channel: a snapshot, then what changed', async () => {
+    stubBoards(players(2), []);
+    render(<LeaderboardScreen />, { wrapper: Providers });
+    expect(await board('Top Players').findByText('player1')).toBeInTheDocument();
+    expect(socket.emit).toHaveBeenCalledWith(gameEvents.watch, { boards: 'top10' });
+    const top = players(10);
+    const countries = [makeLeaderboardCountry('US', 5000)];
+    act(() => {
+      socket.push(gameEvents.boardsSnapshot, {
+        v: 7,
+        users: top,
+        countries,
+        milestone: { usersOver100k: 1 },
+      });
+    });
+    expect(await board('Top Players').findByText('player10')).toBeInTheDocument();
+    const newcomer = makeLeaderboardUser({ username: 'newcomer', totalPoints: 5000 });
+    act(() => {
+      socket.push(gameEvents.boardsDelta, {
+        from: 7,
+        v: 8,
+        ...diffBoards(
+          { users: top, countries, milestone: { usersOver100k: 1 } },
+          { users: [newcomer, ...top.slice(0, 9)], countries, milestone: { usersOver100k: 1 } },
+        ),
+      });
+    });
+    expect(await board('Top Players').findByText('newcomer')).toBeInTheDocument();
+    expect(board('Top Players').getAllByTestId('board-row')[0]).toHaveTextContent(/newcomer/);
+    expect(board('Top Players').queryByText('player10')).not.toBeInTheDocument();
+    expect(board('Top Countries').getByText('United States')).toBeInTheDocument();
   });
 
   it('updates the boards on a push of the game channel', async () => {

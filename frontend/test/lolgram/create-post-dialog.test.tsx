@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreatePostDialog } from '../../src/features/lolgram/dialogs/CreatePostDialog';
+import { imageFileMessages } from '../../src/features/lolgram/lib/image-file';
 import { makePost, makeUser } from './builders';
 import { json, stubFetch, type FetchStub } from './fetch-stub';
 import { renderWithApp, signIn } from './render';
@@ -105,9 +106,68 @@ describe('create post dialog', () => {
     await userEvent.type(screen.getByLabelText('Caption'), 'so funny');
     await userEvent.click(screen.getByRole('button', { name: 'Share' }));
 
+    const dialog = await screen.findByRole('dialog', { name: 'Sign In Required' });
     await waitFor(() =>
-      expect(alert).toHaveBeenCalledWith('Your session has expired. Please sign in again.'),
+      expect(within(dialog).getByRole('alert')).toHaveTextContent(
+        'Your session has expired. Please sign in again.',
+      ),
     );
+    expect(alert).not.toHaveBeenCalled();
     expect(api.calls('POST', '/api/lolgram/users/logout')).toHaveLength(1);
+  });
+
+  it('shows why a post failed in the dialog, not in an alert, and keeps the photo and caption', async () => {
+    const alert = vi.fn();
+    vi.stubGlobal('alert', alert);
+    await openSignedIn();
+    api.on('POST', '/api/lolgram/posts', () =>
+      json({ error: 'Unsupported image: use a JPEG, PNG, WebP or GIF' }, 415),
+    );
+    await pickAndCrop();
+
+    await userEvent.type(screen.getByLabelText('Caption'), 'so funny');
+    await userEvent.click(screen.getByRole('button', { name: 'Share' }));
+
+    const dialog = screen.getByRole('dialog', { name: 'Create New LOL' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Failed to create post: Unsupported image: use a JPEG, PNG, WebP or GIF',
+    );
+    expect(alert).not.toHaveBeenCalled();
+    expect(screen.getByAltText('Cropped photo preview')).toBeTruthy();
+    expect(screen.getByLabelText('Caption')).toHaveValue('so funny');
+  });
+
+  it('says a picked file that is not an image cannot be used, and opens no crop dialog', async () => {
+    await openSignedIn();
+    const text = new File(['hello'], 'notes.txt', { type: 'text/plain' });
+
+    // `accept` is only a hint: a file chooser set to "All files" hands over anything.
+    await userEvent
+      .setup({ applyAccept: false })
+      .upload(screen.getByTestId('post-image-input'), text);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(imageFileMessages.notAnImage);
+    expect(screen.queryByRole('button', { name: 'Use Photo' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Share' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('says a damaged image cannot be opened, instead of cropping a broken image', async () => {
+    await openSignedIn();
+    vi.spyOn(HTMLImageElement.prototype, 'decode').mockRejectedValue(
+      new DOMException('The source image cannot be decoded.', 'EncodingError'),
+    );
+    const damaged = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0])], 'cat.png', {
+      type: 'image/png',
+    });
+
+    await userEvent.upload(screen.getByTestId('post-image-input'), damaged);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(imageFileMessages.unreadable);
+    expect(screen.queryByRole('button', { name: 'Use Photo' })).toBeNull();
+
+    // A good photo picked next clears the message and goes on to the crop.
+    vi.mocked(HTMLImageElement.prototype.decode).mockResolvedValue(undefined);
+    await pickAndCrop();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

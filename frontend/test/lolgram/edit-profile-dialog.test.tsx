@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { BIO_MAX_LENGTH } from '@tapgram/shared';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EditProfileDialog } from '../../src/features/lolgram/dialogs/EditProfileDialog';
@@ -38,7 +38,7 @@ describe('edit profile dialog', () => {
     expect(screen.getByLabelText('Bio').getAttribute('maxlength')).toBe(String(BIO_MAX_LENGTH));
   });
 
-  it("alerts the server's error when saving fails", async () => {
+  it("shows the server's error in the dialog when saving fails, not in an alert", async () => {
     const alert = vi.fn();
     vi.stubGlobal('alert', alert);
     const user = open();
@@ -49,7 +49,12 @@ describe('edit profile dialog', () => {
     fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'bob' } });
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Username already taken'));
+    await waitFor(() =>
+      expect(within(screen.getByRole('dialog')).getByRole('alert')).toHaveTextContent(
+        'Username already taken',
+      ),
+    );
+    expect(alert).not.toHaveBeenCalled();
   });
 
   it('requires a username', async () => {

@@ -27,7 +27,28 @@ globalThis.clearTimeout = ((id?: ReturnType<typeof setTimeout>) => {
   realClearTimeout(id);
 }) as typeof clearTimeout;
 
+// The same for intervals (the wallet adapters' extension polling is one).
+const intervals = new Set<ReturnType<typeof setInterval>>();
+const { setInterval: realSetInterval, clearInterval: realClearInterval } = globalThis;
+
+globalThis.setInterval = ((
+  handler: (...args: unknown[]) => void,
+  ms?: number,
+  ...args: unknown[]
+) => {
+  const id = realSetInterval(handler, ms, ...args);
+  intervals.add(id);
+  return id;
+}) as typeof setInterval;
+
+globalThis.clearInterval = ((id?: ReturnType<typeof setInterval>) => {
+  if (id !== undefined) intervals.delete(id);
+  realClearInterval(id);
+}) as typeof clearInterval;
+
 afterAll(() => {
   for (const id of pending) realClearTimeout(id);
   pending.clear();
+  for (const id of intervals) realClearInterval(id);
+  intervals.clear();
 });

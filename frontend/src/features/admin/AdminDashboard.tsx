@@ -14,7 +14,7 @@ export function AdminDashboard({ moderator }: { moderator: string }) {
         </div>
       </header>
       <Tabs defaultValue="overview">
-        <TabsList className="w-full sm:w-auto">
+        <TabsList className="grid h-auto w-full grid-cols-2 gap-1 sm:inline-flex sm:h-10 sm:w-auto">
           <TabsTrigger value="overview">Overview</TabsTrigger>
           <TabsTrigger value="moderation">Content Moderation</TabsTrigger>
           <TabsTrigger value="analytics">Analytics</TabsTrigger>

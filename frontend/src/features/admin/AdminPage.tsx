@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { meQuery, useAuth } from '../lolgram/auth';
 import { AuthDialog } from '../lolgram/dialogs/AuthDialog';
-import { LolgramProviders } from '../lolgram/LolgramPage';
+import { LolgramProviders } from '../lolgram/LolgramProviders';
 import { AdminDashboard } from './AdminDashboard';
 
 function Checking() {
@@ -65,7 +65,7 @@ function AdminGate() {
 /** The dashboard for admins; everybody else gets a clear page and no admin data is fetched. */
 export function AdminPage() {
   return (
-    <LolgramProviders loading={<Checking />}>
+    <LolgramProviders>
       <AdminGate />
     </LolgramProviders>
   );

@@ -45,11 +45,11 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
           className="h-32 w-32 shrink-0 rounded-xl object-cover"
         />
       ) : (
-        <div className="flex h-32 w-32 shrink-0 items-center justify-center rounded-xl bg-slate-800 text-xs text-slate-500">
+        <div className="flex h-32 w-32 shrink-0 items-center justify-center rounded-xl bg-slate-800 text-xs text-slate-400">
           {item.contentType}
         </div>
       )}
-      <div className="min-w-0 flex-1 space-y-1 text-sm">
+      <div className="min-w-0 flex-1 space-y-1 text-sm wrap-anywhere">
         {item.post && (
           <p>
             <span className="font-bold">@{item.post.username}</span> {item.post.caption}

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import type { GameConfig } from '@tapgram/shared';
 
 const linkClass =
-  'inline-flex items-center gap-1.5 rounded-xl px-3 py-2 text-sm font-semibold text-slate-200 hover:bg-slate-800';
+  'inline-flex min-h-11 min-w-11 items-center justify-center gap-1.5 rounded-xl px-3 py-2 text-sm font-semibold text-slate-200 hover:bg-slate-800';
 
 export function GameHeader({ config }: { config: GameConfig | undefined }) {
   return (
@@ -23,7 +23,7 @@ export function GameHeader({ config }: { config: GameConfig | undefined }) {
             className={linkClass}
           >
             <AtSign className="h-4 w-4" aria-hidden="true" />
-            <span className="hidden sm:inline">Social</span>
+            <span className="sr-only sm:not-sr-only">Social</span>
           </a>
           <a
             href={config?.chartUrl}
@@ -32,11 +32,11 @@ export function GameHeader({ config }: { config: GameConfig | undefined }) {
             className={linkClass}
           >
             <BarChart3 className="h-4 w-4" aria-hidden="true" />
-            <span className="hidden sm:inline">Chart</span>
+            <span className="sr-only sm:not-sr-only">Chart</span>
           </a>
           <Link to="/lolgram" className={linkClass}>
             <Laugh className="h-4 w-4" aria-hidden="true" />
-            <span className="hidden sm:inline">LOLGram</span>
+            <span className="sr-only sm:not-sr-only">LOLGram</span>
           </Link>
         </div>
       </nav>

@@ -1,4 +1,4 @@
-import { StorySection } from '../story/StorySection';
+import { LazyStorySection } from '../story/LazyStorySection';
 import { ContractBox } from './ContractBox';
 import { GameHeader } from './GameHeader';
 import { LeaderboardPanel } from './LeaderboardPanel';
@@ -11,7 +11,7 @@ import { useGame } from './useGame';
 import { WelcomeDialog } from './WelcomeDialog';
 
 export function GamePage() {
-  useGamePushes();
+  useGamePushes('top100');
   const game = useGame();
   const config = useGameConfig();
   const milestone = useMilestone();
@@ -22,7 +22,8 @@ export function GamePage() {
   return (
     <>
       <GameHeader config={config.data} />
-      <main className="mx-auto grid max-w-6xl gap-6 px-4 pt-20 pb-12 lg:grid-cols-[1fr_22rem]">
+      <main className="mx-auto grid max-w-6xl grid-cols-[minmax(0,1fr)] gap-6 px-3 pt-20 pb-12 sm:px-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <h1 className="sr-only">TapGram: tap to earn</h1>
         <div className="flex flex-col gap-5">
           <MilestoneBanner milestone={milestone.data} />
           {game.reconnecting && <ReconnectingNotice />}
@@ -41,7 +42,7 @@ export function GamePage() {
           currentUserId={user?.id}
         />
         <div className="lg:col-span-2">
-          <StorySection />
+          <LazyStorySection held={game.status === 'needs-user'} />
         </div>
       </main>
       <WelcomeDialog open={game.status === 'needs-user'} onCreate={game.createUser} />

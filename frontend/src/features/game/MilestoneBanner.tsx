@@ -1,4 +1,5 @@
 import { type MilestoneResponse } from '@tapgram/shared';
+import { Trophy } from 'lucide-react';
 import { MILESTONE_TARGET_USERS } from '../../lib/ui-constants';
 
 export function MilestoneBanner({ milestone }: { milestone: MilestoneResponse | undefined }) {
@@ -19,7 +20,14 @@ export function MilestoneBanner({ milestone }: { milestone: MilestoneResponse | 
       data-testid="milestone-banner"
       className="rounded-2xl bg-gradient-to-r from-fuchsia-600/30 via-amber-500/20 to-sky-500/30 p-3 text-center ring-1 ring-white/10"
     >
-      <p className="text-sm font-semibold sm:text-base">🏆 {text}</p>
+      <p className="text-sm font-semibold sm:text-base">
+        <Trophy
+          className="mr-1.5 inline-block h-[1.1em] w-[1.1em] align-[-0.2em] text-amber-300"
+          aria-hidden="true"
+          data-testid="milestone-trophy"
+        />
+        {text}
+      </p>
       {milestone && (
         <div
           className="mx-auto mt-2 h-2 max-w-md overflow-hidden rounded-full bg-slate-800"

@@ -1,4 +1,5 @@
-import { countryFlag, countryName } from './countries';
+import { countryName } from './countries';
+import { CountryFlag } from './CountryFlag';
 import { DEFAULT_COUNTRY, RANK_BEFORE_LOAD } from '../../lib/ui-constants';
 
 interface Props {
@@ -13,7 +14,15 @@ export function StatTiles({ sessionPoints, totalTaps, rank, country = DEFAULT_CO
     { label: 'Session', value: sessionPoints.toLocaleString() },
     { label: 'Total Taps', value: totalTaps.toLocaleString() },
     { label: 'Rank', value: `#${(rank ?? RANK_BEFORE_LOAD).toLocaleString()}` },
-    { label: 'Country', value: `${countryFlag(country)} ${country}`, title: countryName(country) },
+    {
+      label: 'Country',
+      value: (
+        <span className="inline-flex items-center gap-2">
+          <CountryFlag code={country} /> {country}
+        </span>
+      ),
+      title: countryName(country),
+    },
   ];
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">

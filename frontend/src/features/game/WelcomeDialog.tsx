@@ -9,16 +9,22 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
+import { countryOptions, defaultCountry } from './countries';
+import { CountryFlag } from './CountryFlag';
 
-/** Non-dismissable: a player needs a username before the first tap. */
+/**
+ * Non-dismissable: a player needs a username before the first tap. The country starts at the
+ * spec's default (US in the Americas' time zones, otherwise GB) and the player may choose another.
+ */
 export function WelcomeDialog({
   open,
   onCreate,
 }: {
   open: boolean;
-  onCreate: (username: string) => Promise<void>;
+  onCreate: (username: string, country: string) => Promise<void>;
 }) {
   const [username, setUsername] = useState('');
+  const [country, setCountry] = useState(() => defaultCountry());
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
 
@@ -29,7 +35,7 @@ export function WelcomeDialog({
     if (problem) return;
     setCreating(true);
     try {
-      await onCreate(username.trim());
+      await onCreate(username.trim(), country);
     } finally {
       setCreating(false);
     }
@@ -74,6 +80,28 @@ export function WelcomeDialog({
               {error}
             </p>
           )}
+          {/* min-w-0: a select is as wide as its longest option, which must not widen the dialog. */}
+          <div className="grid min-w-0 gap-1.5">
+            <label htmlFor="welcome-country" className="text-sm font-medium text-slate-300">
+              Country
+            </label>
+            <div className="flex h-11 min-w-0 items-center gap-2 rounded-xl border border-slate-600 bg-slate-950 pl-3 focus-within:outline-2 focus-within:outline-amber-300">
+              <CountryFlag code={country} className="text-lg" />
+              <select
+                id="welcome-country"
+                value={country}
+                disabled={creating}
+                onChange={(event) => setCountry(event.target.value)}
+                className="h-full min-w-0 flex-1 bg-transparent pr-3 text-base text-slate-100 outline-none disabled:cursor-not-allowed disabled:opacity-50"
+              >
+                {countryOptions().map((option) => (
+                  <option key={option.code} value={option.code} className="bg-slate-900">
+                    {option.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
           <Button type="submit" size="lg" disabled={creating}>
             {creating ? 'Creating...' : 'Start Playing!'}
           </Button>

@@ -1,170 +1,34 @@
-/** Display names of the ~150 country codes the game maps; others show the raw code and a globe. */
-const COUNTRY_NAMES: Record<string, string> = {
-  AD: 'Andorra',
-  AE: 'United Arab Emirates',
-  BJ: 'Benin',
-  BW: 'Botswana',
-  BF: 'Burkina Faso',
-  BN: 'Brunei',
-  CV: 'Cabo Verde',
-  GN: 'Guinea',
-  NE: 'Niger',
-  AF: 'Afghanistan',
-  AL: 'Albania',
-  AM: 'Armenia',
-  AO: 'Angola',
-  AR: 'Argentina',
-  AT: 'Austria',
-  AU: 'Australia',
-  AZ: 'Azerbaijan',
-  BA: 'Bosnia and Herzegovina',
-  BD: 'Bangladesh',
-  BE: 'Belgium',
-  BG: 'Bulgaria',
-  BH: 'Bahrain',
-  BO: 'Bolivia',
-  BR: 'Brazil',
-  BY: 'Belarus',
-  CA: 'Canada',
-  CD: 'DR Congo',
-  CH: 'Switzerland',
-  CI: "Côte d'Ivoire",
-  CL: 'Chile',
-  CM: 'Cameroon',
-  CN: 'China',
-  CO: 'Colombia',
-  CR: 'Costa Rica',
-  CU: 'Cuba',
-  CY: 'Cyprus',
-  CZ: 'Czechia',
-  DE: 'Germany',
-  DK: 'Denmark',
-  DO: 'Dominican Republic',
-  DZ: 'Algeria',
-  EC: 'Ecuador',
-  EE: 'Estonia',
-  EG: 'Egypt',
-  ES: 'Spain',
-  ET: 'Ethiopia',
-  FI: 'Finland',
-  FJ: 'Fiji',
-  FR: 'France',
-  GB: 'United Kingdom',
-  GE: 'Georgia',
-  GH: 'Ghana',
-  GR: 'Greece',
-  GT: 'Guatemala',
-  HK: 'Hong Kong',
-  HN: 'Honduras',
-  HR: 'Croatia',
-  HT: 'Haiti',
-  HU: 'Hungary',
-  ID: 'Indonesia',
-  IE: 'Ireland',
-  IL: 'Israel',
-  IN: 'India',
-  IQ: 'Iraq',
-  IR: 'Iran',
-  IS: 'Iceland',
-  IT: 'Italy',
-  JM: 'Jamaica',
-  JO: 'Jordan',
-  JP: 'Japan',
-  KE: 'Kenya',
-  KG: 'Kyrgyzstan',
-  KH: 'Cambodia',
-  KR: 'South Korea',
-  KW: 'Kuwait',
-  KZ: 'Kazakhstan',
-  LA: 'Laos',
-  LB: 'Lebanon',
-  LK: 'Sri Lanka',
-  LT: 'Lithuania',
-  LU: 'Luxembourg',
-  LV: 'Latvia',
-  LY: 'Libya',
-  MA: 'Morocco',
-  MC: 'Monaco',
-  MD: 'Moldova',
-  ME: 'Montenegro',
-  MG: 'Madagascar',
-  MK: 'North Macedonia',
-  ML: 'Mali',
-  MM: 'Myanmar',
-  MN: 'Mongolia',
-  MO: 'Macao',
-  MT: 'Malta',
-  MU: 'Mauritius',
-  MV: 'Maldives',
-  MX: 'Mexico',
-  MY: 'Malaysia',
-  MZ: 'Mozambique',
-  NA: 'Namibia',
-  NG: 'Nigeria',
-  NI: 'Nicaragua',
-  NL: 'Netherlands',
-  NO: 'Norway',
-  NP: 'Nepal',
-  NZ: 'New Zealand',
-  OM: 'Oman',
-  PA: 'Panama',
-  PE: 'Peru',
-  PG: 'Papua New Guinea',
-  PH: 'Philippines',
-  PK: 'Pakistan',
-  PL: 'Poland',
-  PR: 'Puerto Rico',
-  PS: 'Palestine',
-  PT: 'Portugal',
-  PY: 'Paraguay',
-  QA: 'Qatar',
-  RO: 'Romania',
-  RS: 'Serbia',
-  RU: 'Russia',
-  RW: 'Rwanda',
-  SA: 'Saudi Arabia',
-  SD: 'Sudan',
-  SE: 'Sweden',
-  SG: 'Singapore',
-  SI: 'Slovenia',
-  SK: 'Slovakia',
-  SN: 'Senegal',
-  SO: 'Somalia',
-  SV: 'El Salvador',
-  SY: 'Syria',
-  TH: 'Thailand',
-  TJ: 'Tajikistan',
-  TM: 'Turkmenistan',
-  TN: 'Tunisia',
-  TR: 'Türkiye',
-  TT: 'Trinidad and Tobago',
-  TW: 'Taiwan',
-  TZ: 'Tanzania',
-  UA: 'Ukraine',
-  UG: 'Uganda',
-  US: 'United States',
-  UY: 'Uruguay',
-  UZ: 'Uzbekistan',
-  VE: 'Venezuela',
-  VN: 'Vietnam',
-  YE: 'Yemen',
-  ZA: 'South Africa',
-  ZM: 'Zambia',
-  ZW: 'Zimbabwe',
-};
+import { COUNTRY_CODES, isCountryCode } from '@tapgram/shared';
 
-const GLOBE = '🌍';
+// English names, as the rest of the screens speak English.
+const NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/** The countries the game names and draws a flag for; any other code shows as it is, by a globe. */
+export const KNOWN_COUNTRY_CODES = COUNTRY_CODES;
 
 export function countryName(code: string): string {
-  return COUNTRY_NAMES[code] ?? code;
+  return (isCountryCode(code) && NAMES.of(code)) || code;
 }
 
-export function countryFlag(code: string): string {
-  if (!(code in COUNTRY_NAMES)) return GLOBE;
-  return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+/** The flag's image, or null for a code that names no country (it shows a globe). */
+export function countryFlagUrl(code: string): string | null {
+  return isCountryCode(code) ? `${__FLAGS_URL__}${code}.svg` : null;
 }
 
-export const KNOWN_COUNTRY_CODES = Object.keys(COUNTRY_NAMES);
+export interface CountryOption {
+  code: string;
+  name: string;
+}
+
+let options: CountryOption[] | undefined;
+
+/** Every country, in the order of their names, for the welcome dialog's chooser. */
+export function countryOptions(): CountryOption[] {
+  options ??= KNOWN_COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
+    a.name.localeCompare(b.name, 'en'),
+  );
+  return options;
+}
 
 /** The country a new player gets: US when the browser's time zone is in the Americas, otherwise GB. */
 export function defaultCountry(

@@ -1,15 +1,16 @@
 import {
-  gameEvents,
-  type BoardsPush,
+  type BoardDetail,
   type GameConfig,
   type LeaderboardCountry,
   type LeaderboardUser,
   type MilestoneResponse,
+  type RankedUser,
   type RankResponse,
 } from '@tapgram/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { gameSocket } from './game-socket';
+import { BoardFollower } from './board-follower';
+import { boardsAskedAtConnect, followBoards, gameSocket } from './game-socket';
 import { REFRESH_INTERVAL_MS } from '../../lib/ui-constants';
 
 export const gameKeys = {
@@ -17,6 +18,7 @@ export const gameKeys = {
   countries: ['/api/leaderboard/countries'],
   milestone: ['/api/milestone/100k'],
   rank: (userId: string) => ['/api/users', userId, 'rank'],
+  around: (userId: string) => ['/api/users', userId, 'around'],
   config: ['/api/game/config'],
 } as const;
 
@@ -49,23 +51,38 @@ export function useRank(userId: string | undefined) {
   });
 }
 
+/** The player's row and two either side of it, for a player the top of the board leaves out. */
+export function useAroundMe(userId: string | undefined, enabled: boolean) {
+  return useQuery<RankedUser[]>({
+    queryKey: gameKeys.around(userId ?? ''),
+    enabled: Boolean(userId) && enabled,
+    refetchInterval: REFRESH_INTERVAL_MS,
+  });
+}
+
 export function useGameConfig() {
   return useQuery<GameConfig>({ queryKey: gameKeys.config });
 }
 
-/** Writes the game channel's pushes into the same query cache the polling fills. */
-export function useGamePushes(): void {
+/**
+ * Writes the game channel's pushes into the same query cache the polling fills: the screen's
+ * `detail` of the boards (the game screen's top 100, the event screen's top 10), as a snapshot and
+ * then what changed.
+ */
+export function useGamePushes(detail: BoardDetail): void {
   const queryClient = useQueryClient();
   useEffect(() => {
-    const socket = gameSocket();
-    const onBoards = ({ users, countries, milestone }: BoardsPush) => {
-      if (users) queryClient.setQueryData(gameKeys.users, users);
-      if (countries) queryClient.setQueryData(gameKeys.countries, countries);
-      if (milestone) queryClient.setQueryData(gameKeys.milestone, milestone);
-    };
-    socket.on(gameEvents.boards, onBoards);
-    return () => {
-      socket.off(gameEvents.boards, onBoards);
-    };
-  }, [queryClient]);
+    followBoards(detail);
+    const follower = new BoardFollower(
+      gameSocket(),
+      detail,
+      ({ users, countries, milestone }, changed) => {
+        if (changed.users) queryClient.setQueryData(gameKeys.users, users);
+        if (changed.countries) queryClient.setQueryData(gameKeys.countries, countries);
+        if (changed.milestone) queryClient.setQueryData(gameKeys.milestone, milestone);
+      },
+      boardsAskedAtConnect,
+    );
+    return () => follower.dispose();
+  }, [queryClient, detail]);
 }

@@ -2,19 +2,23 @@ import {
   gameEvents,
   MAX_TAPS_PER_BATCH,
   TAP_BATCH_WINDOW_MS,
+  type CompactTapAck,
   type GameSession,
   type GameUser,
   type TapBatch,
   type TapBatchAck,
   type TapSync,
   type TapSyncAck,
+  type TapTotals,
 } from '@tapgram/shared';
 import type { Socket } from 'socket.io-client';
 import { ApiError } from '../../lib/api';
 
 export interface TapSettled {
-  user: GameUser;
-  session: GameSession;
+  userId: string;
+  sessionId: string;
+  /** The player's and the session's totals after the answer. */
+  totals: TapTotals;
   /** Taps the server counted, of the `sent` this answer settles. */
   accepted: number;
   sent: number;
@@ -38,6 +42,7 @@ export interface TapBatchesOptions {
 }
 
 interface Batch {
+  userId: string;
   sessionId: string;
   count: number;
   seq: number;
@@ -56,6 +61,21 @@ interface SessionNumbers {
 }
 
 const isUnavailable = (status: number) => status === 503;
+
+/** The totals of an answer: compact (the channel's handshake asks for it) or full. */
+function totalsOf(answer: { user: GameUser; session: GameSession } | TapTotals): TapTotals {
+  if (!('user' in answer)) {
+    const { totalPoints, totalTaps, sessionPoints, sessionTaps } = answer;
+    return { totalPoints, totalTaps, sessionPoints, sessionTaps };
+  }
+  const { user, session } = answer;
+  return {
+    totalPoints: user.totalPoints,
+    totalTaps: user.totalTaps,
+    sessionPoints: session.sessionPoints,
+    sessionTaps: session.sessionTaps,
+  };
+}
 
 /**
  * The game channel's tap protocol, as the game screen speaks it (and tests of the server, which
@@ -155,6 +175,7 @@ export class TapBatches {
     const numbers = this.numbers(pending.sessionId);
     numbers.last += 1;
     const batch: Batch = {
+      userId: pending.userId,
       sessionId: pending.sessionId,
       count,
       seq: numbers.last,
@@ -177,10 +198,16 @@ export class TapBatches {
   private post(userId: string, sessionId: string) {
     this.posting += 1;
     this.options.postTap(userId, sessionId).then(
-      ({ user, session }) => {
+      (answer) => {
         this.posting -= 1;
         this.setAvailable();
-        this.options.onSettled({ user, session, accepted: 1, sent: 1 });
+        this.options.onSettled({
+          userId,
+          sessionId,
+          totals: totalsOf(answer),
+          accepted: 1,
+          sent: 1,
+        });
       },
       (error: Error) => {
         this.posting -= 1;
@@ -213,7 +240,7 @@ export class TapBatches {
       .timeout(this.ackTimeoutMs)
       .emitWithAck(gameEvents.tap, payload)
       .then(
-        (ack: TapBatchAck) => {
+        (ack: TapBatchAck | CompactTapAck) => {
           if (batch.attempt === attempt && this.queue.includes(batch)) this.settle(batch, ack);
         },
         () => {
@@ -224,7 +251,7 @@ export class TapBatches {
       );
   }
 
-  private settle(batch: Batch, ack: TapBatchAck) {
+  private settle(batch: Batch, ack: TapBatchAck | CompactTapAck) {
     if (!ack.ok && isUnavailable(ack.status)) {
       this.setUnavailable();
       return;
@@ -253,9 +280,14 @@ export class TapBatches {
     this.setDurable(batch.sessionId, ack.durableSeq);
     if (this.inOrder.has(batch.sessionId)) this.sendNextInOrder(batch.sessionId);
     this.setAvailable();
-    const { user, session, accepted } = ack;
     // A batch answered before (sent again to be safe) was reported then.
-    this.options.onSettled({ user, session, accepted, sent: wasAnswered ? 0 : batch.count });
+    this.options.onSettled({
+      userId: batch.userId,
+      sessionId: batch.sessionId,
+      totals: totalsOf(ack),
+      accepted: ack.accepted,
+      sent: wasAnswered ? 0 : batch.count,
+    });
   }
 
   private setDurable(sessionId: string, durable: number) {

@@ -7,15 +7,16 @@ import { throttle } from './throttle';
 const REFRESH_THROTTLE_MS = 1000;
 
 /**
- * After a counted tap: the player's rank, and the boards when the game channel is down (it pushes
- * them otherwise). At most once a second during a burst, and once more when the burst ends, so
- * the tiles settle on the final figures.
+ * After a counted tap: the player's rank and neighbours, and the boards when the game channel is
+ * down (it pushes them otherwise). At most once a second during a burst, and once more when the
+ * burst ends, so the tiles settle on the final figures.
  */
 export function useRefreshAfterTap(): (userId: string) => void {
   const queryClient = useQueryClient();
   const [refresh] = useState(() =>
     throttle((userId: string) => {
       void queryClient.invalidateQueries({ queryKey: gameKeys.rank(userId) });
+      void queryClient.invalidateQueries({ queryKey: gameKeys.around(userId) });
       if (!gameSocket().connected) {
         void queryClient.invalidateQueries({ queryKey: gameKeys.users });
         void queryClient.invalidateQueries({ queryKey: gameKeys.countries });

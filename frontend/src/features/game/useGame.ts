@@ -6,12 +6,12 @@ import {
   type Sent,
   type TapBody,
   type TapResult,
+  type TapTotals,
 } from '@tapgram/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiRequest, errorMessage } from '../../lib/api';
 import { toast } from '../../hooks/use-toast';
-import { defaultCountry } from './countries';
 import { gameSocket } from './game-socket';
 import { gameKeys } from './queries';
 import { gameStorage } from './storage';
@@ -38,6 +38,17 @@ function reportTapFailure(error: Error) {
     description: 'Failed to register tap. Please try again.',
     variant: 'destructive',
   });
+}
+
+/** The player after an answer with `totals` for `sessionId`: older totals do not go back. */
+function withTotals(current: Player | null, sessionId: string, totals: TapTotals): Player | null {
+  if (!current || current.session.id !== sessionId) return current;
+  if (current.user.totalTaps > totals.totalTaps) return current;
+  const { totalPoints, totalTaps, sessionPoints, sessionTaps } = totals;
+  return {
+    user: { ...current.user, totalPoints, totalTaps },
+    session: { ...current.session, sessionPoints, sessionTaps },
+  };
 }
 
 async function openSession(user: GameUser): Promise<Player> {
@@ -93,16 +104,14 @@ export function useGame() {
     const created: TapSender = new TapSender({
       socket: gameSocket(),
       postTap,
-      onSettled: ({ user, session, accepted, sent }: TapSettled) => {
+      onSettled: ({ userId, sessionId, totals, accepted, sent }: TapSettled) => {
         // The server's totals hold the counted taps; what it refused leaves the counters here.
         setUnconfirmed(created.unconfirmed);
-        // Answers can arrive out of order; keep the newest totals.
-        setPlayer((current) =>
-          current && current.user.totalTaps > user.totalTaps ? current : { user, session },
-        );
+        // Answers can arrive out of order; keep the newest totals, of this player's session.
+        setPlayer((current) => withTotals(current, sessionId, totals));
         if (accepted < sent)
           reportTapFailure(new Error(`${sent - accepted} of ${sent} taps refused`));
-        refreshAfterTap(user.id);
+        refreshAfterTap(userId);
       },
       onError: (error) => {
         setUnconfirmed(created.unconfirmed);
@@ -119,10 +128,10 @@ export function useGame() {
   }, [refreshAfterTap]);
 
   const createUser = useCallback(
-    async (username: string) => {
+    async (username: string, country: string) => {
       try {
         const user = await json<GameUser>(
-          await apiRequest('POST', '/api/users', { username, country: defaultCountry() }),
+          await apiRequest('POST', '/api/users', { username, country }),
         );
         const created = await openSession(user);
         gameStorage.save(created.user.id, created.session.id);

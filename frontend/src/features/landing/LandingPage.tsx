@@ -1,3 +1,4 @@
+import { Laugh } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { buttonVariants } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
@@ -10,9 +11,7 @@ export function LandingPage() {
         className="absolute -top-40 left-1/2 h-[36rem] w-[36rem] -translate-x-1/2 rounded-full bg-gradient-to-br from-amber-400/30 via-fuchsia-500/20 to-sky-500/20 blur-3xl"
       />
       <div className="relative flex max-w-2xl flex-col items-center gap-6">
-        <span className="text-7xl" aria-hidden="true">
-          😂
-        </span>
+        <Laugh className="h-20 w-20 text-amber-300" strokeWidth={1.75} aria-hidden="true" />
         <h1 className="text-5xl font-black tracking-tight sm:text-7xl">
           Tap<span className="text-amber-300">Gram</span>
         </h1>

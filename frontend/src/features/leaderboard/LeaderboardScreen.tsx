@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { countryFlag, countryName } from '../game/countries';
+import { countryName } from '../game/countries';
+import { CountryFlag } from '../game/CountryFlag';
 import { useSocketConnected } from '../game/game-socket';
 import {
   useGamePushes,
@@ -7,51 +8,57 @@ import {
   useLeaderboardUsers,
   useMilestone,
 } from '../game/queries';
+import { topRanks } from '../game/ranks';
 import { LiveBoard } from './LiveBoard';
 
 /** The event-screen board: top players and countries, live over the game channel, no scrolling. */
 export function LeaderboardScreen() {
-  useGamePushes();
+  useGamePushes('top10');
   const connected = useSocketConnected();
   const users = useLeaderboardUsers();
   const countries = useLeaderboardCountries();
   const milestone = useMilestone();
   // Stable rows while the data is unchanged, so a board compares only real updates.
-  const userRows = useMemo(
-    () => users.data?.map((u) => ({ key: u.id, label: u.username, points: u.totalPoints })),
-    [users.data],
-  );
-  const countryRows = useMemo(
-    () =>
-      countries.data?.map((c) => ({
-        key: c.country,
-        label: countryName(c.country),
-        icon: countryFlag(c.country),
-        points: c.totalPoints,
-      })),
-    [countries.data],
-  );
+  const userRows = useMemo(() => {
+    const ranks = topRanks(users.data?.map((u) => u.totalPoints) ?? []);
+    return users.data?.map((u, i) => ({
+      key: u.id,
+      label: u.username,
+      points: u.totalPoints,
+      rank: ranks[i],
+    }));
+  }, [users.data]);
+  const countryRows = useMemo(() => {
+    const ranks = topRanks(countries.data?.map((c) => c.totalPoints) ?? []);
+    return countries.data?.map((c, i) => ({
+      key: c.country,
+      label: countryName(c.country),
+      icon: <CountryFlag code={c.country} />,
+      points: c.totalPoints,
+      rank: ranks[i],
+    }));
+  }, [countries.data]);
   return (
-    <main className="flex h-screen flex-col gap-[2vh] overflow-hidden bg-slate-950 p-[3vh] text-white">
-      <header className="flex items-center justify-between">
-        <h1 className="text-[6vh] font-black tracking-tight">
+    <main className="flex min-h-screen flex-col gap-4 bg-slate-950 p-3 text-white sm:p-4 lg:h-screen lg:gap-[2vh] lg:overflow-hidden lg:p-[3vh]">
+      <header className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <h1 className="text-3xl font-black tracking-tight sm:text-4xl lg:text-[6vh]">
           Tap<span className="text-amber-300">Gram</span> Live Leaderboard
         </h1>
-        <div className="flex items-center gap-[3vh] text-[2.6vh]">
+        <div className="flex items-center gap-3 text-sm lg:gap-[3vh] lg:text-[2.6vh]">
           {milestone.data && (
-            <span className="rounded-full bg-fuchsia-500/20 px-[2vh] py-[0.6vh] font-bold text-fuchsia-200">
+            <span className="rounded-full bg-fuchsia-500/20 px-3 py-1 font-bold lg:px-[2vh] lg:py-[0.6vh] text-fuchsia-200">
               {milestone.data.usersOver100k} at 100K
             </span>
           )}
-          <span role="status" className="flex items-center gap-[1vh] font-semibold">
+          <span role="status" className="flex items-center gap-2 font-semibold lg:gap-[1vh]">
             <span
-              className={`h-[1.8vh] w-[1.8vh] rounded-full ${connected ? 'animate-pulse bg-emerald-400' : 'bg-amber-400'}`}
+              className={`h-3 w-3 rounded-full lg:h-[1.8vh] lg:w-[1.8vh] ${connected ? 'animate-pulse bg-emerald-400' : 'bg-amber-400'}`}
             />
             {connected ? 'Live' : 'Reconnecting…'}
           </span>
         </div>
       </header>
-      <div className="flex min-h-0 flex-1 gap-[3vh]">
+      <div className="flex flex-col gap-4 lg:min-h-0 lg:flex-1 lg:flex-row lg:gap-[3vh]">
         <LiveBoard title="Top Players" empty="No players yet!" rows={userRows} />
         <LiveBoard title="Top Countries" empty="No countries yet!" rows={countryRows} />
       </div>

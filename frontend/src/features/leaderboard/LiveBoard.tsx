@@ -1,10 +1,12 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 
 export interface BoardRow {
   key: string;
   label: string;
-  icon?: string;
+  icon?: ReactNode;
   points: number;
+  /** The Rank tile's rank, where equal points share one; the row's place when not given. */
+  rank?: number;
 }
 
 const SLOTS = 10;
@@ -54,11 +56,17 @@ export function LiveBoard({
   const top = useMemo(() => (rows ?? []).slice(0, SLOTS), [rows]);
   const changed = useChanges(top);
   return (
-    <section className="flex min-h-0 flex-1 flex-col rounded-3xl bg-white/5 p-[2vh] ring-1 ring-white/10">
-      <h2 className="mb-[1.5vh] text-[4.5vh] font-black tracking-tight text-amber-300">{title}</h2>
-      <ol className="relative min-h-0 flex-1" aria-label={title}>
+    <section className="flex flex-col rounded-3xl bg-white/5 p-2 ring-1 ring-white/10 sm:p-3 lg:min-h-0 lg:flex-1 lg:p-[2vh]">
+      <h2 className="mb-2 px-1 text-2xl font-black tracking-tight text-amber-300 lg:mb-[1.5vh] lg:px-0 lg:text-[4.5vh]">
+        {title}
+      </h2>
+      <ol
+        className="relative h-[calc(var(--slots)*3rem)] lg:h-auto lg:min-h-0 lg:flex-1"
+        style={{ '--slots': Math.max(top.length, 1) } as CSSProperties}
+        aria-label={title}
+      >
         {rows && top.length === 0 && (
-          <li className="flex h-full items-center justify-center text-[3vh] text-slate-400">
+          <li className="flex h-full items-center justify-center text-lg text-slate-400 lg:text-[3vh]">
             {empty}
           </li>
         )}
@@ -69,28 +77,32 @@ export function LiveBoard({
               key={row.key}
               data-testid="board-row"
               data-change={change}
-              className={`absolute inset-x-0 flex h-[10%] items-center gap-[2vh] rounded-2xl px-[2vh] transition-all duration-700 ease-out ${
+              className={`absolute inset-x-0 flex h-12 items-center gap-2 rounded-2xl px-2 transition-all sm:gap-3 sm:px-3 lg:h-[10%] lg:gap-[2vh] lg:px-[2vh] duration-700 ease-out ${
                 index === 0 ? 'bg-amber-400/20 ring-2 ring-amber-300/60' : ''
               } ${change === 'up' ? 'bg-emerald-400/25' : ''} ${change === 'points' ? 'bg-sky-400/10' : ''}`}
               style={{ transform: `translateY(${index * 100}%)` }}
             >
-              <span className="w-[6vh] text-right text-[3.6vh] font-black tabular-nums text-slate-300">
-                {index + 1}
+              <span className="w-7 shrink-0 text-right text-lg font-black tabular-nums text-slate-300 lg:w-[6vh] lg:text-[3.6vh]">
+                {row.rank ?? index + 1}
               </span>
               {row.icon && (
-                <span className="text-[3.6vh]" aria-hidden="true">
+                <span className="flex text-lg lg:text-[3.6vh]" aria-hidden="true">
                   {row.icon}
                 </span>
               )}
-              <span className="min-w-0 flex-1 truncate text-[3.6vh] font-bold text-white">
+              <span className="min-w-0 flex-1 truncate text-base font-bold text-white sm:text-lg lg:text-[3.6vh]">
                 {row.label}
               </span>
               {change === 'up' && (
-                <span className="text-[3vh] text-emerald-300" aria-label="moved up">
+                <span
+                  role="img"
+                  className="text-base text-emerald-300 lg:text-[3vh]"
+                  aria-label="moved up"
+                >
                   ▲
                 </span>
               )}
-              <span className="text-[3.6vh] font-black tabular-nums text-amber-200">
+              <span className="shrink-0 text-lg font-black tabular-nums text-amber-200 lg:text-[3.6vh]">
                 {row.points.toLocaleString()}
               </span>
             </li>

@@ -12,6 +12,9 @@ import { FeedTab } from './tabs/FeedTab';
 import { MapTab } from './tabs/MapTab';
 import { ProfileTab } from './tabs/ProfileTab';
 
+/** A tab panel takes the focus from the tab bar: its ring is drawn inside, where nothing clips it. */
+const PANEL = 'focus-visible:-outline-offset-2';
+
 function isTabId(value: string | null): value is TabId {
   return TAB_IDS.some((id) => id === value);
 }
@@ -43,16 +46,16 @@ export function LolgramApp() {
           onOpenProfile={() => selectTab('profile')}
         />
         <main className="mx-auto w-full max-w-lg flex-1 pb-24">
-          <TabsPrimitive.Content value="feed" className="focus-visible:outline-none">
+          <TabsPrimitive.Content value="feed" className={PANEL}>
             <FeedTab onCreatePost={createPost} />
           </TabsPrimitive.Content>
-          <TabsPrimitive.Content value="explore" className="focus-visible:outline-none">
+          <TabsPrimitive.Content value="explore" className={PANEL}>
             <ExploreTab />
           </TabsPrimitive.Content>
-          <TabsPrimitive.Content value="map" className="focus-visible:outline-none">
+          <TabsPrimitive.Content value="map" className={PANEL}>
             <MapTab />
           </TabsPrimitive.Content>
-          <TabsPrimitive.Content value="profile" className="focus-visible:outline-none">
+          <TabsPrimitive.Content value="profile" className={PANEL}>
             <ProfileTab onLogin={openLogin} />
           </TabsPrimitive.Content>
         </main>

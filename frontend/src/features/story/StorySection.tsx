@@ -6,7 +6,8 @@ import { PRIMARY_BUTTON, SECONDARY_BUTTON } from './story-styles';
 import { useStory } from './useStory';
 
 function scrollToTop() {
-  window.scrollTo({ top: 0, behavior: 'smooth' });
+  const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+  window.scrollTo({ top: 0, behavior: still ? 'auto' : 'smooth' });
 }
 
 export function StorySection() {

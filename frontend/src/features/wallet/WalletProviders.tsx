@@ -1,10 +1,10 @@
 import type { WalletError } from '@solana/wallet-adapter-base';
 import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom';
 import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react';
-import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
 import { clusterApiUrl, type ConnectionConfig } from '@solana/web3.js';
 import { WALLET_NETWORK } from '@tapgram/shared';
 import { useMemo, type ReactNode } from 'react';
+import { WalletChooserProvider } from './WalletChooserProvider';
 import './wallet-adapter.css';
 
 const ENDPOINT = clusterApiUrl(WALLET_NETWORK);
@@ -20,7 +20,7 @@ export function WalletProviders({ children }: { children: ReactNode }) {
   return (
     <ConnectionProvider endpoint={ENDPOINT} config={CONNECTION_CONFIG}>
       <WalletProvider wallets={wallets} autoConnect onError={logWalletError}>
-        <WalletModalProvider>{children}</WalletModalProvider>
+        <WalletChooserProvider>{children}</WalletChooserProvider>
       </WalletProvider>
     </ConnectionProvider>
   );

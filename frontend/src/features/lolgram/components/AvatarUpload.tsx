@@ -2,22 +2,39 @@ import type { LolgramUser } from '@tapgram/shared';
 import { Camera } from 'lucide-react';
 import { useRef, type ChangeEvent } from 'react';
 import { useUploadAvatar } from '../hooks/useUploadAvatar';
+import { imageFileProblem, readImageFile } from '../lib/image-file';
+import { serverError } from '../lib/server-error';
 import { UserAvatar } from './UserAvatar';
 
-/** The signed-in user's avatar; choosing an image file replaces it. */
-export function AvatarUpload({ user }: { user: LolgramUser }) {
+/**
+ * The signed-in user's avatar; choosing an image file replaces it. `onProblem` hears why a file
+ * was not taken (not an image, damaged, refused by the server), and null when a new try starts.
+ */
+export function AvatarUpload({
+  user,
+  onProblem,
+}: {
+  user: LolgramUser;
+  onProblem: (problem: string | null) => void;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const upload = useUploadAvatar(user.id);
 
-  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
-    if (!file.type.startsWith('image/')) {
-      console.error('Avatar upload skipped: not an image file', file.type);
+    onProblem(null);
+    try {
+      await readImageFile(file);
+    } catch (error) {
+      onProblem(imageFileProblem(error));
       return;
     }
-    upload.mutate(file);
+    upload.mutate(file, {
+      onError: (error) =>
+        onProblem(`Failed to update your photo: ${serverError(error, 'please try again')}`),
+    });
   };
 
   return (
@@ -31,6 +48,8 @@ export function AvatarUpload({ user }: { user: LolgramUser }) {
       >
         <UserAvatar
           src={user.avatar}
+          srcSet={user.avatarSrcset}
+          size={80}
           username={user.username}
           className="h-20 w-20 border-2 border-amber-400/60"
         />
@@ -44,7 +63,7 @@ export function AvatarUpload({ user }: { user: LolgramUser }) {
         accept="image/*"
         className="hidden"
         data-testid="avatar-input"
-        onChange={onFile}
+        onChange={(event) => void onFile(event)}
       />
     </>
   );

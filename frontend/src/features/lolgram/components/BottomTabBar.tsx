@@ -14,11 +14,11 @@ const tabs: Record<TabId, { label: string; icon: LucideIcon }> = {
 /** The tab list of the page's Radix Tabs: arrow keys move between tabs, Enter or Space picks. */
 export function BottomTabBar() {
   return (
-    <div className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-800 bg-slate-950/95 pb-[env(safe-area-inset-bottom)] backdrop-blur">
-      <TabsPrimitive.List
-        aria-label="LOLGram sections"
-        className="mx-auto grid h-16 max-w-lg grid-cols-4"
-      >
+    <nav
+      aria-label="LOLGram sections"
+      className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-800 bg-slate-950/95 pb-[env(safe-area-inset-bottom)] backdrop-blur"
+    >
+      <TabsPrimitive.List className="mx-auto grid h-16 max-w-lg grid-cols-4">
         {TAB_IDS.map((id) => {
           const { label, icon: Icon } = tabs[id];
           return (
@@ -33,6 +33,6 @@ export function BottomTabBar() {
           );
         })}
       </TabsPrimitive.List>
-    </div>
+    </nav>
   );
 }

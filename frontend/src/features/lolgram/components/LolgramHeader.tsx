@@ -40,6 +40,8 @@ export function LolgramHeader({
             >
               <UserAvatar
                 src={state.user.avatar}
+                srcSet={state.user.avatarSrcset}
+                size={32}
                 username={state.user.username}
                 className="h-8 w-8 border border-amber-400/60"
               />

@@ -1,27 +1,33 @@
 import { ImagePlus, Crop, Trash2 } from 'lucide-react';
-import { useRef, type ChangeEvent } from 'react';
+import { useId, useRef, type ChangeEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 
-/** Picks a photo, then shows the cropped result with re-crop and remove. */
+/**
+ * Picks a photo, then shows the cropped result with re-crop and remove; `problem` says why the
+ * file just picked cannot be used (the form checks it: `accept` is only a hint to the browser).
+ */
 export function PhotoPicker({
   cropped,
   onFile,
   onRecrop,
   onRemove,
   disabled,
+  problem = null,
 }: {
   cropped: string | null;
   onFile: (file: File) => void;
   onRecrop: () => void;
   onRemove: () => void;
   disabled: boolean;
+  problem?: string | null;
 }) {
   const input = useRef<HTMLInputElement>(null);
+  const problemId = useId();
 
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
-    if (file?.type.startsWith('image/')) onFile(file);
+    if (file) onFile(file);
   };
 
   return (
@@ -68,12 +74,18 @@ export function PhotoPicker({
         <button
           type="button"
           onClick={() => input.current?.click()}
+          aria-describedby={problem ? problemId : undefined}
           className="flex aspect-video w-full flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-slate-600 text-slate-300 hover:border-amber-300 hover:text-amber-200"
         >
           <ImagePlus className="h-10 w-10" aria-hidden="true" />
           <span className="font-semibold">Select photo</span>
-          <span className="text-xs text-slate-500">You will crop it to a square next</span>
+          <span className="text-xs text-slate-400">You will crop it to a square next</span>
         </button>
+      )}
+      {problem && (
+        <p id={problemId} role="alert" className="mt-2 text-sm text-red-400">
+          {problem}
+        </p>
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import type { Post } from '@tapgram/shared';
-import { MapPin } from 'lucide-react';
+import { Laugh, MapPin } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { toast } from '../../../hooks/use-toast';
@@ -7,6 +7,7 @@ import { useAuth } from '../auth';
 import { useLol } from '../hooks/useLol';
 import { usePostViews } from '../hooks/usePostViews';
 import { formatPostDate, pluralize } from '../lib/format';
+import { IMAGE_SIZES } from '../lib/image-sizes';
 import { useLoginPrompt } from './login-prompt';
 import { LolButton } from './LolButton';
 import { PostOptionsMenu } from './PostOptionsMenu';
@@ -15,7 +16,8 @@ import { SaveSoonButton, SoonActions } from './SoonActions';
 import { SoonBadge } from './SoonBadge';
 import { UserAvatar } from './UserAvatar';
 
-export function PostCard({ post }: { post: Post }) {
+/** `priority`: the first card of a page, whose image is what the page shows first. */
+export function PostCard({ post, priority = false }: { post: Post; priority?: boolean }) {
   const { state } = useAuth();
   const navigate = useNavigate();
   const lol = useLol(post);
@@ -45,13 +47,19 @@ export function PostCard({ post }: { post: Post }) {
     >
       <header className="flex items-center gap-3 px-3 py-2">
         <Link to={profilePath} className="flex min-w-0 flex-1 items-center gap-3 rounded-xl py-1">
-          <UserAvatar src={post.userAvatar} username={post.username} className="h-9 w-9" />
+          <UserAvatar
+            src={post.userAvatar}
+            srcSet={post.userAvatarSrcset}
+            size={36}
+            username={post.username}
+            className="h-9 w-9"
+          />
           <span className="min-w-0">
             <span className="block truncate text-sm font-semibold">{post.username}</span>
             {post.location && (
-              <span className="flex items-center gap-1 truncate text-xs text-slate-400">
+              <span className="flex min-w-0 items-center gap-1 text-xs text-slate-400">
                 <MapPin className="h-3 w-3 shrink-0" aria-hidden="true" />
-                {post.location.name}
+                <span className="truncate">{post.location.name}</span>
               </span>
             )}
           </span>
@@ -89,8 +97,11 @@ export function PostCard({ post }: { post: Post }) {
       <div className="relative aspect-square w-full overflow-hidden bg-slate-900">
         <img
           src={post.imageUrl}
+          srcSet={post.imageSrcset}
+          sizes={post.imageSrcset ? IMAGE_SIZES.card : undefined}
           alt={post.caption || `Post by ${post.username}`}
-          loading="lazy"
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : undefined}
           className="h-full w-full object-cover"
           onDoubleClick={() => {
             if (!post.isLiked && !checking) toggleLol();
@@ -100,9 +111,9 @@ export function PostCard({ post }: { post: Post }) {
           <span
             aria-hidden="true"
             data-testid="lol-animation"
-            className="animate-lol pointer-events-none absolute inset-0 flex items-center justify-center text-8xl drop-shadow-lg"
+            className="animate-lol pointer-events-none absolute inset-0 flex items-center justify-center drop-shadow-lg"
           >
-            😂
+            <Laugh className="h-24 w-24 fill-amber-300 text-amber-700" strokeWidth={1.75} />
           </span>
         )}
       </div>
@@ -129,7 +140,7 @@ export function PostCard({ post }: { post: Post }) {
           {pluralize(post.lolCount, 'LOL')}
         </p>
         {post.caption && (
-          <p className="break-words">
+          <p className="wrap-anywhere">
             <Link to={profilePath} className="mr-1.5 font-semibold">
               {post.username}
             </Link>

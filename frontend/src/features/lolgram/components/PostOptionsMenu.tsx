@@ -61,6 +61,8 @@ export function PostOptionsMenu({ items }: { items: PostMenuItem[] }) {
               className="block w-full px-4 py-3 text-left text-sm text-slate-100 hover:bg-slate-800 focus-visible:bg-slate-800"
               onClick={() => {
                 setOpen(false);
+                // Back to the menu's button first: a dialog the choice opens returns it there.
+                trigger.current?.focus();
                 item.onSelect();
               }}
             >

@@ -78,7 +78,7 @@ export function ReportDialog({
             onChange={(event) => setDetails(event.target.value)}
             className="rounded-xl border border-slate-700 bg-slate-900 px-3 py-2 text-sm text-slate-100 focus-visible:outline-2 focus-visible:outline-amber-300"
           />
-          <span className="text-right text-xs text-slate-500">
+          <span className="text-right text-xs text-slate-400">
             {details.length}/{REPORT_DETAILS_MAX}
           </span>
         </label>

@@ -32,6 +32,8 @@ export function StoryBubbles({ posts, onYourStory }: { posts: Post[]; onYourStor
           >
             <UserAvatar
               src={state.user?.avatar}
+              srcSet={state.user?.avatarSrcset}
+              size={64}
               username={state.user?.username ?? 'You'}
               className="h-16 w-16 border-2 border-slate-700"
             />
@@ -50,6 +52,8 @@ export function StoryBubbles({ posts, onYourStory }: { posts: Post[]; onYourStor
               <span className={ring}>
                 <UserAvatar
                   src={post.userAvatar}
+                  srcSet={post.userAvatarSrcset}
+                  size={60}
                   username={post.username}
                   className="h-[60px] w-[60px] border-2 border-slate-950"
                 />

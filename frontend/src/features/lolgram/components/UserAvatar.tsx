@@ -3,14 +3,21 @@ import { cn } from '../../../lib/cn';
 
 export const LOGO_PLACEHOLDER = '/favicon.svg';
 
-/** A user's avatar; a missing one shows the logo (or a "LOL" badge), a broken one the logo. */
+/**
+ * A user's avatar; a missing one shows the logo (or a "LOL" badge), a broken one the logo.
+ * `srcSet`: its copies by width, of which the browser takes the one `size` (CSS px) needs.
+ */
 export function UserAvatar({
   src,
+  srcSet,
+  size,
   username,
   className,
   missing = 'logo',
 }: {
   src: string | null | undefined;
+  srcSet?: string;
+  size: number;
   username: string;
   className?: string;
   missing?: 'logo' | 'badge';
@@ -34,9 +41,11 @@ export function UserAvatar({
   }
 
   const usable = src && src !== brokenSrc ? src : LOGO_PLACEHOLDER;
+  const copies = usable === src && srcSet ? { srcSet, sizes: `${size}px` } : {};
   return (
     <img
       src={usable}
+      {...copies}
       alt={`${username}'s avatar`}
       className={base}
       loading="lazy"

@@ -1,14 +1,30 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { useWalletHost, WalletPending } from '../wallet-host';
 import { WalletSection } from '../wallet-lazy';
 import { QuietBoundary } from './QuietBoundary';
 
-/** The wallet sign-in, loaded on demand; if it cannot load, password sign-in still works. */
+/**
+ * The wallet sign-in, loaded on demand; if it cannot load, password sign-in still works. Inside
+ * a WalletHost (the LOLGram pages) the host renders the button here; elsewhere it renders in
+ * place, under the wallet providers its page put around it.
+ */
 export function WalletSlot({ onSignedIn }: { onSignedIn?: () => void }) {
+  const register = useWalletHost();
+  const [element, setElement] = useState<HTMLDivElement | null>(null);
+  // The latest callback, so that a new one on each render does not register the slot again.
+  const latest = useRef(onSignedIn);
+  useEffect(() => {
+    latest.current = onSignedIn;
+  }, [onSignedIn]);
+  useEffect(() => {
+    if (!register || !element) return;
+    return register({ element, onSignedIn: () => latest.current?.() });
+  }, [register, element]);
+
+  if (register) return <div ref={setElement} data-testid="wallet-slot" />;
   return (
     <QuietBoundary what="Wallet sign-in">
-      <Suspense
-        fallback={<div className="h-11 animate-pulse rounded-xl bg-slate-800" aria-hidden="true" />}
-      >
+      <Suspense fallback={<WalletPending />}>
         <WalletSection onSignedIn={onSignedIn} />
       </Suspense>
     </QuietBoundary>

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { messages } from '@tapgram/shared';
+import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -44,33 +45,41 @@ export function AuthDialog({
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [working, setWorking] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const problemId = useId();
   const text = copy[mode];
+  const described = problem ? { 'aria-invalid': true, 'aria-describedby': problemId } : {};
 
-  const close = () => {
-    setUsername('');
-    setPassword('');
-    onOpenChange(false);
+  const change = (next: boolean) => {
+    if (!next) {
+      setUsername('');
+      setPassword('');
+      setProblem(null);
+    }
+    onOpenChange(next);
   };
+  const close = () => change(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!username.trim() || !password) {
-      window.alert('Please fill in all fields');
+      setProblem(messages.fillAllFields);
       return;
     }
+    setProblem(null);
     setWorking(true);
     try {
       await login(username, password);
       close();
     } catch (error) {
-      window.alert((error instanceof Error && error.message) || 'Authentication failed');
+      setProblem((error instanceof Error && error.message) || 'Authentication failed');
     } finally {
       setWorking(false);
     }
   };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog open={open} onOpenChange={change}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle className="text-center text-2xl">{text.title}</DialogTitle>
@@ -80,7 +89,7 @@ export function AuthDialog({
         <WalletSlot onSignedIn={close} />
 
         <div
-          className="flex items-center gap-3 text-xs text-slate-500 uppercase"
+          className="flex items-center gap-3 text-xs text-slate-400 uppercase"
           aria-hidden="true"
         >
           <span className="h-px flex-1 bg-slate-700" />
@@ -97,7 +106,11 @@ export function AuthDialog({
               autoCapitalize="none"
               spellCheck={false}
               disabled={working}
-              onChange={(event) => setUsername(event.target.value)}
+              {...described}
+              onChange={(event) => {
+                setUsername(event.target.value);
+                setProblem(null);
+              }}
             />
           </label>
           <label className="grid gap-1.5 text-sm font-medium">
@@ -107,9 +120,18 @@ export function AuthDialog({
               value={password}
               autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
               disabled={working}
-              onChange={(event) => setPassword(event.target.value)}
+              {...described}
+              onChange={(event) => {
+                setPassword(event.target.value);
+                setProblem(null);
+              }}
             />
           </label>
+          {problem && (
+            <p id={problemId} role="alert" className="text-sm text-red-400">
+              {problem}
+            </p>
+          )}
           <Button type="submit" size="lg" disabled={working}>
             {working ? text.working : text.submit}
           </Button>
@@ -120,7 +142,10 @@ export function AuthDialog({
           <button
             type="button"
             className="font-semibold text-amber-300 underline-offset-4 hover:underline"
-            onClick={() => setMode(mode === 'login' ? 'signup' : 'login')}
+            onClick={() => {
+              setMode(mode === 'login' ? 'signup' : 'login');
+              setProblem(null);
+            }}
           >
             {text.switchLabel}
           </button>

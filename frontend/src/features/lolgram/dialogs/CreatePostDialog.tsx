@@ -1,4 +1,5 @@
 import { Lock } from 'lucide-react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -22,9 +23,14 @@ export function CreatePostDialog({
 }) {
   const { state } = useAuth();
   const user = state.isAuthenticated ? state.user : null;
+  const [expired, setExpired] = useState(false);
+  const change = (next: boolean) => {
+    if (!next) setExpired(false);
+    onOpenChange(next);
+  };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog open={open} onOpenChange={change}>
       <DialogContent>
         {user ? (
           <>
@@ -32,7 +38,11 @@ export function CreatePostDialog({
               <DialogTitle>Create New LOL</DialogTitle>
               <DialogDescription>Share a photo that made you laugh.</DialogDescription>
             </DialogHeader>
-            <CreatePostForm user={user} onDone={() => onOpenChange(false)} />
+            <CreatePostForm
+              user={user}
+              onDone={() => change(false)}
+              onSessionExpired={() => setExpired(true)}
+            />
           </>
         ) : (
           <div className="flex flex-col items-center gap-4 py-4 text-center">
@@ -43,11 +53,16 @@ export function CreatePostDialog({
                 Please sign in to create posts on LOLGram
               </DialogDescription>
             </DialogHeader>
+            {expired && (
+              <p role="alert" className="text-sm font-semibold text-amber-200">
+                Your session has expired. Please sign in again.
+              </p>
+            )}
             {onSignIn && (
               <Button
                 size="lg"
                 onClick={() => {
-                  onOpenChange(false);
+                  change(false);
                   onSignIn();
                 }}
               >

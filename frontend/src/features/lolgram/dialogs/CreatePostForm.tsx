@@ -1,4 +1,4 @@
-import { CAPTION_MAX_LENGTH, type LolgramUser } from '@tapgram/shared';
+import { CAPTION_MAX_LENGTH, messages, type LolgramUser } from '@tapgram/shared';
 import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { DialogFooter } from '../../../components/ui/dialog';
@@ -7,11 +7,21 @@ import { errorMessage } from '../../../lib/api';
 import { useAuth } from '../auth';
 import { PhotoPicker } from '../components/PhotoPicker';
 import { useCreatePost } from '../hooks/useCreatePost';
-import { dataUrlToBlob, readAsDataUrl } from '../lib/crop-image';
+import { dataUrlToBlob } from '../lib/crop-image';
+import { imageFileProblem, readImageFile } from '../lib/image-file';
 
 const CropDialog = lazy(() => import('./CropDialog').then((m) => ({ default: m.CropDialog })));
 
-export function CreatePostForm({ user, onDone }: { user: LolgramUser; onDone: () => void }) {
+export function CreatePostForm({
+  user,
+  onDone,
+  onSessionExpired,
+}: {
+  user: LolgramUser;
+  onDone: () => void;
+  /** The server no longer knows the user: they are signed out, and the dialog says so. */
+  onSessionExpired: () => void;
+}) {
   const { logout } = useAuth();
   const create = useCreatePost();
   const [source, setSource] = useState<string | null>(null);
@@ -19,14 +29,18 @@ export function CreatePostForm({ user, onDone }: { user: LolgramUser; onDone: ()
   const [cropped, setCropped] = useState<string | null>(null);
   const [caption, setCaption] = useState('');
   const [location, setLocation] = useState('');
+  const [photoProblem, setPhotoProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const captionId = useId();
+  const problemId = useId();
 
   const pick = async (file: File) => {
+    setPhotoProblem(null);
     try {
-      setSource(await readAsDataUrl(file));
+      setSource(await readImageFile(file));
       setCropping(true);
     } catch (error) {
-      console.error('Could not read the photo', error);
+      setPhotoProblem(imageFileProblem(error));
     }
   };
 
@@ -38,6 +52,7 @@ export function CreatePostForm({ user, onDone }: { user: LolgramUser; onDone: ()
   const share = async (event: FormEvent) => {
     event.preventDefault();
     if (!cropped || !caption.trim() || !user.id) return;
+    setProblem(null);
     try {
       await create.mutateAsync({
         image: dataUrlToBlob(cropped),
@@ -48,12 +63,11 @@ export function CreatePostForm({ user, onDone }: { user: LolgramUser; onDone: ()
       onDone();
     } catch (error) {
       const message = errorMessage(error);
-      if (message.includes('User not found')) {
+      if (message.includes(messages.userNotFound)) {
         await logout();
-        onDone();
-        window.alert('Your session has expired. Please sign in again.');
+        onSessionExpired();
       } else {
-        window.alert(`Failed to create post: ${message}`);
+        setProblem(`Failed to create post: ${message}`);
       }
     }
   };
@@ -64,6 +78,7 @@ export function CreatePostForm({ user, onDone }: { user: LolgramUser; onDone: ()
         <PhotoPicker
           cropped={cropped}
           disabled={create.isPending}
+          problem={photoProblem}
           onFile={(file) => void pick(file)}
           onRecrop={() => setCropping(true)}
           onRemove={remove}
@@ -92,11 +107,20 @@ export function CreatePostForm({ user, onDone }: { user: LolgramUser; onDone: ()
             onChange={(event) => setLocation(event.target.value)}
           />
         </label>
+        {problem && (
+          <p id={problemId} role="alert" className="text-sm text-red-400">
+            {problem}
+          </p>
+        )}
         <DialogFooter>
           <Button type="button" variant="outline" onClick={onDone} disabled={create.isPending}>
             Cancel
           </Button>
-          <Button type="submit" disabled={!cropped || create.isPending}>
+          <Button
+            type="submit"
+            disabled={!cropped || create.isPending}
+            aria-describedby={problem ? problemId : undefined}
+          >
             {create.isPending ? 'Sharing...' : 'Share'}
           </Button>
         </DialogFooter>

@@ -10,8 +10,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
-import { toast } from '../../../hooks/use-toast';
 import { cropToDataUrl, initialCrop } from '../lib/crop-image';
+import { imageFileMessages } from '../lib/image-file';
 import { CROP_MIN_SIZE } from '../../../lib/ui-constants';
 
 export interface CropDialogProps {
@@ -25,6 +25,7 @@ export function CropDialog({ src, open, onCancel, onCropped }: CropDialogProps) 
   const image = useRef<HTMLImageElement>(null);
   const [crop, setCrop] = useState<PercentCrop>();
   const [pixels, setPixels] = useState<PixelCrop | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
 
   const onLoad = (event: SyntheticEvent<HTMLImageElement>) => {
     const { width, height } = event.currentTarget;
@@ -39,11 +40,7 @@ export function CropDialog({ src, open, onCancel, onCropped }: CropDialogProps) 
       onCropped(cropToDataUrl(image.current, pixels));
     } catch (error) {
       console.error('Cropping failed', error);
-      toast({
-        title: 'Error',
-        description: error instanceof Error ? error.message : 'Cropping failed',
-        variant: 'destructive',
-      });
+      setProblem(error instanceof Error ? error.message : 'Cropping failed');
     }
   };
 
@@ -64,6 +61,9 @@ export function CropDialog({ src, open, onCancel, onCropped }: CropDialogProps) 
             minHeight={CROP_MIN_SIZE}
             keepSelection
             ruleOfThirds
+            // The library sizes the photo from here (its wrapper and image inherit the limit):
+            // half the screen's height leaves the title and buttons in sight on a phone.
+            className="max-h-[50vh]"
             onChange={(_pixel, percent) => setCrop(percent)}
             onComplete={(pixel) => setPixels(pixel)}
           >
@@ -72,10 +72,16 @@ export function CropDialog({ src, open, onCancel, onCropped }: CropDialogProps) 
               src={src}
               alt="Photo to crop"
               onLoad={onLoad}
-              className="max-h-[60vh] max-w-full"
+              onError={() => setProblem(imageFileMessages.unreadable)}
+              className="max-h-[50vh] max-w-full"
             />
           </ReactCrop>
         </div>
+        {problem && (
+          <p role="alert" className="text-sm text-red-400">
+            {problem}
+          </p>
+        )}
         <DialogFooter>
           <Button type="button" variant="outline" onClick={onCancel}>
             Cancel

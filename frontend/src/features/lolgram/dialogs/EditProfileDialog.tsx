@@ -37,7 +37,7 @@ function EditProfileForm({ user, onDone }: { user: LolgramUser; onDone: () => vo
       await update.mutateAsync(parsed.data);
       onDone();
     } catch (error) {
-      window.alert(serverError(error, 'Failed to update profile'));
+      setProblem(serverError(error, 'Failed to update profile'));
     }
   };
 

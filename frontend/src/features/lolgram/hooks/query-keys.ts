@@ -7,6 +7,7 @@ export const lolgramKeys = {
   me: ['/api/lolgram/users/me'],
   feed: [`/api/lolgram/posts/feed?limit=${FEED_LIMIT}`],
   userPosts: (userId: string) => ['/api/lolgram/posts/user', userId],
+  post: (postId: string) => ['/api/lolgram/posts', encodeURIComponent(postId)],
   userByUsername: (username: string) => [
     '/api/lolgram/users/username',
     encodeURIComponent(username),
@@ -19,8 +20,8 @@ export const lolgramKeys = {
   ],
 } as const;
 
-/** Every query holding posts: the feed and the users' post lists. */
+/** Every query holding posts: the feed, the users' post lists and single posts. */
 export function isPostsQuery(query: Query): boolean {
   const [path] = query.queryKey;
-  return typeof path === 'string' && path.startsWith('/api/lolgram/posts/');
+  return typeof path === 'string' && path.startsWith('/api/lolgram/posts');
 }

@@ -1,20 +1,22 @@
 import type { Post } from '@tapgram/shared';
 import type { InfiniteData } from '@tanstack/react-query';
 
-export type PostsData = Post[] | InfiniteData<Post[], string | null>;
+export type PostsData = Post | Post[] | InfiniteData<Post[], string | null>;
 
 function isInfinite(data: PostsData): data is InfiniteData<Post[], string | null> {
-  return !Array.isArray(data);
+  return 'pages' in data;
 }
 
-/** Applies `change` to the post with `postId` in either a plain list or the paged feed. */
+/** Applies `change` to the post with `postId` in a plain list, the paged feed or a single post. */
 export function patchPost(
   data: PostsData | undefined,
   postId: string,
   change: (post: Post) => Post,
 ): PostsData | undefined {
   if (!data) return data;
-  const patchList = (posts: Post[]) =>
-    posts.map((post) => (post.id === postId ? change(post) : post));
-  return isInfinite(data) ? { ...data, pages: data.pages.map(patchList) } : patchList(data);
+  const patchOne = (post: Post) => (post.id === postId ? change(post) : post);
+  if (Array.isArray(data)) return data.map(patchOne);
+  return isInfinite(data)
+    ? { ...data, pages: data.pages.map((page) => page.map(patchOne)) }
+    : patchOne(data);
 }

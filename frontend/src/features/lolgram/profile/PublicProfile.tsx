@@ -57,6 +57,8 @@ export function PublicProfile({ username }: { username: string }) {
                 avatar={
                   <UserAvatar
                     src={user.avatar}
+                    srcSet={user.avatarSrcset}
+                    size={80}
                     username={user.username}
                     missing="badge"
                     className="h-20 w-20 text-xl"

@@ -32,8 +32,8 @@ export function FeedTab({ onCreatePost }: { onCreatePost: () => void }) {
         </EmptyState>
       ) : (
         <div className="flex flex-col gap-4 pt-2 sm:gap-6 sm:pt-4">
-          {feed.posts.map((post) => (
-            <PostCard key={post.id} post={post} />
+          {feed.posts.map((post, index) => (
+            <PostCard key={post.id} post={post} priority={index === 0} />
           ))}
         </div>
       )}

@@ -20,12 +20,14 @@ export function MapTab() {
           {pluralize(located.length, 'post')} with a location
         </p>
       </div>
-      <ul className="grid gap-3">
+      <ul className="grid grid-cols-1 gap-3">
         {located.map((post) => (
           <li key={post.id}>
             <Card className="flex items-center gap-3 p-3">
               <img
                 src={post.thumbnailUrl}
+                srcSet={post.thumbnailSrcset}
+                sizes="64px"
                 alt={post.caption || `Post by ${post.username}`}
                 loading="lazy"
                 className="h-16 w-16 shrink-0 rounded-xl object-cover"
@@ -35,12 +37,18 @@ export function MapTab() {
                   to={`/lolgram/${encodeURIComponent(post.username)}`}
                   className="flex items-center gap-2 text-sm font-semibold"
                 >
-                  <UserAvatar src={post.userAvatar} username={post.username} className="h-6 w-6" />
+                  <UserAvatar
+                    src={post.userAvatar}
+                    srcSet={post.userAvatarSrcset}
+                    size={24}
+                    username={post.username}
+                    className="h-6 w-6"
+                  />
                   <span className="truncate">{post.username}</span>
                 </Link>
-                <p className="mt-1 flex items-center gap-1 truncate text-xs text-slate-400">
+                <p className="mt-1 flex min-w-0 items-center gap-1 text-xs text-slate-400">
                   <MapPin className="h-3 w-3 shrink-0" aria-hidden="true" />
-                  {post.location?.name}
+                  <span className="truncate">{post.location?.name}</span>
                 </p>
               </div>
               <span className="flex items-center gap-1 text-sm text-amber-300">

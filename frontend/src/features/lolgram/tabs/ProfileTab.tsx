@@ -15,6 +15,7 @@ import { SignedOutProfile } from './SignedOutProfile';
 function OwnProfile({ signedIn }: { signedIn: LolgramUser }) {
   const { logout } = useAuth();
   const [editing, setEditing] = useState(false);
+  const [avatarProblem, setAvatarProblem] = useState<string | null>(null);
   const fresh = useUserByUsername(signedIn.username);
   const user = fresh.data?.id === signedIn.id ? fresh.data : signedIn;
   const posts = useUserPosts(user.id);
@@ -23,9 +24,14 @@ function OwnProfile({ signedIn }: { signedIn: LolgramUser }) {
     <section aria-label="Your profile" className="flex flex-col gap-4">
       <ProfileHeader
         user={user}
-        avatar={<AvatarUpload user={user} />}
+        avatar={<AvatarUpload user={user} onProblem={setAvatarProblem} />}
         name={<h2 className="text-lg font-bold">{user.username}</h2>}
       />
+      {avatarProblem && (
+        <p role="alert" className="px-4 text-sm text-red-400">
+          {avatarProblem}
+        </p>
+      )}
       <div className="flex gap-2 px-4">
         <Button variant="secondary" className="h-11 flex-1" onClick={() => setEditing(true)}>
           Edit Profile

@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../backend/test-support';
+import { chromiumPath, launch, screenshotPath } from './browser';
+
+const executable = chromiumPath();
+const DIST = fileURLToPath(new URL('../frontend/dist/', import.meta.url));
+
+/**
+ * Strings that only the code of one library holds, as the build leaves them (names it keeps as
+ * strings): zod's schema classes, the Solana wallet adapter's errors.
+ */
+const ZOD = '$ZodObject';
+const WALLET = 'WalletNotConnectedError';
+
+/** The built file of each source the vite manifest knows (entries and lazy chunks). */
+function chunkOf(source: string): string {
+  const manifest = JSON.parse(fs.readFileSync(`${DIST}.vite/manifest.json`, 'utf8')) as Record<
+    string,
+    { file: string }
+  >;
+  const chunk = manifest[source];
+  if (!chunk) throw new Error(`The manifest has no chunk for ${source}: run npm run build`);
+  return `/${chunk.file}`;
+}
+
+/**
+ * The scripts a page loaded, by path, with their text: every .js answer, whether the page ran it
+ * or preloaded it (a modulepreload is not a 'script' request, and its module runs from it).
+ */
+function recordScripts(page: Page): Map<string, string> {
+  const scripts = new Map<string, string>();
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (!path.endsWith('.js')) return;
+    const file = `${DIST}${path.slice(1)}`;
+    scripts.set(path, fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+  });
+  return scripts;
+}
+
+/** Waits for a value (the server and the browser share two cores with other work). */
+const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
+
+const holding = (scripts: Map<string, string>, marker: string) =>
+  [...scripts].filter(([, text]) => text.includes(marker)).map(([path]) => path);
+
+/** What the scripts weigh gzipped. */
+function gzippedKb(scripts: Map<string, string>): number {
+  let bytes = 0;
+  for (const text of scripts.values()) bytes += gzipSync(text, { level: 9 }).length;
+  return bytes / 1024;
+}
+
+describe.runIf(executable)('pages load only the code they use', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let lolgramChunk: string;
+  let walletChunk: string;
+  beforeAll(async () => {
+    lolgramChunk = chunkOf('src/features/lolgram/LolgramPage.tsx');
+    walletChunk = chunkOf('src/features/wallet/index.ts');
+    server = await startTestServer();
+    browser = await launch(executable!);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A first visit: a fresh browser profile on a phone. */
+  async function visit(path: string) {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const scripts = recordScripts(page);
+    await page.goto(`${server.url}${path}`);
+    return { page, scripts };
+  }
+
+  it('keeps zod, the wallet and LOLGram off the landing page', async () => {
+    const { page, scripts } = await visit('/');
+    await until(() => page.getByRole('link', { name: 'Play the game' }).isVisible()).toBe(true);
+    expect(holding(scripts, ZOD)).toEqual([]);
+    expect(holding(scripts, WALLET)).toEqual([]);
+    expect([...scripts.keys()]).not.toContain(lolgramChunk);
+    console.log(`First-visit JS of /: ${gzippedKb(scripts).toFixed(1)} KB gzipped`);
+  });
+
+  it('keeps zod, the wallet and LOLGram off the game', async () => {
+    const { page, scripts } = await visit('/play');
+    // The game screen is up: the welcome dialog of a first visit, and the leaderboard behind it.
+    await until(() => page.getByRole('button', { name: 'Start Playing!' }).isVisible()).toBe(true);
+    await until(() => page.getByText('No players yet!').isVisible()).toBe(true);
+    await page.screenshot({ path: screenshotPath('bundles-play') });
+    expect(holding(scripts, ZOD)).toEqual([]);
+    expect(holding(scripts, WALLET)).toEqual([]);
+    expect([...scripts.keys()]).not.toContain(lolgramChunk);
+    expect([...scripts.keys()]).not.toContain(walletChunk);
+    console.log(
+      `First-visit JS of /play: ${gzippedKb(scripts).toFixed(1)} KB gzipped`,
+      [...scripts.keys()].map((path) => path.replace('/assets/', '')).join(' '),
+    );
+  });
+
+  it('shows the LOLGram feed without the wallet, and loads it when wallet UI shows', async () => {
+    const { page, scripts } = await visit('/lolgram');
+    await until(() => page.getByText('No posts yet').isVisible()).toBe(true);
+    expect([...scripts.keys()]).not.toContain(walletChunk);
+    expect(holding(scripts, WALLET)).toEqual([]);
+    // LOLGram checks its stored session with zod: the marker is found where zod is loaded.
+    expect(holding(scripts, ZOD)).not.toEqual([]);
+
+    await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Welcome Back!' });
+    await until(() => dialog.getByRole('button', { name: 'Select Wallet' }).isVisible()).toBe(true);
+    expect([...scripts.keys()]).toContain(walletChunk);
+    expect(holding(scripts, WALLET)).not.toEqual([]);
+  });
+
+  it('keeps the wallet and the LOLGram app off the admin page until sign-in asks for it', async () => {
+    const { page, scripts } = await visit('/admin');
+    await until(() => page.getByRole('heading', { name: 'Admins only' }).isVisible()).toBe(true);
+    expect([...scripts.keys()]).not.toContain(lolgramChunk);
+    expect([...scripts.keys()]).not.toContain(walletChunk);
+    expect(holding(scripts, WALLET)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await until(() =>
+      page.getByRole('dialog').getByRole('button', { name: 'Select Wallet' }).isVisible(),
+    ).toBe(true);
+    expect([...scripts.keys()]).toContain(walletChunk);
+    expect([...scripts.keys()]).not.toContain(lolgramChunk);
+  });
+});

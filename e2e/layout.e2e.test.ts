@@ -1,0 +1,258 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../backend/test-support';
+import { chromiumPath, launch, screenshotPath } from './browser';
+import { PHONE_WIDTHS, SCREEN_SIZES, openPage, photo, seedSite, type SeededSite } from './seed';
+
+const executable = chromiumPath();
+const WIDTHS = [...PHONE_WIDTHS, ...Object.keys(SCREEN_SIZES).map(Number)];
+const isPhone = (width: number) => width < 1024;
+
+/** Waits for a value (the server and the browser share two cores with other work). */
+const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
+
+/**
+ * The page is no wider than the screen. `scrollWidth` of the root, not `innerWidth`: an emulated
+ * phone widens its layout viewport to fit wide content, so innerWidth would grow with the fault.
+ * A failure names the innermost elements that reach past the edge.
+ */
+async function expectFits(page: Page, width: number, shot: string, { fullPage = true } = {}) {
+  const { scrollWidth, culprits } = await page.evaluate((edge) => {
+    const beyond = (el: Element) => el.getBoundingClientRect().right > edge + 0.5;
+    const culprits = Array.from(document.body.querySelectorAll('*'))
+      .filter((el) => beyond(el) && !Array.from(el.children).some(beyond))
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`.slice(0, 120));
+    return { scrollWidth: document.documentElement.scrollWidth, culprits };
+  }, width);
+  await page.screenshot({ path: screenshotPath(`layout-${shot}-${width}`), fullPage });
+  expect(
+    scrollWidth,
+    `${shot} is ${scrollWidth} px wide: ${culprits.join(' | ')}`,
+  ).toBeLessThanOrEqual(width);
+}
+
+/** The element lies wholly on the screen (dialogs and toasts are fixed: they never scroll in). */
+async function expectOnScreen(page: Page, element: Locator) {
+  const box = await element.boundingBox();
+  const screen = page.viewportSize();
+  expect(box).not.toBeNull();
+  expect(screen).not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.y).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(screen!.width + 0.5);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(screen!.height + 0.5);
+}
+
+/** As far from the left edge of the screen as from the right one. */
+async function expectCentred(page: Page, element: Locator) {
+  const box = (await element.boundingBox())!;
+  const right = page.viewportSize()!.width - (box.x + box.width);
+  expect(Math.abs(box.x - right)).toBeLessThanOrEqual(1);
+}
+
+describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let site: SeededSite;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+    browser = await launch(executable!);
+    site = await seedSite(server, browser);
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A page of `width` px, signed in as the seeded member unless `visitor`. */
+  const open = async (width: number, as: 'member' | 'visitor' = 'member') => {
+    const opened = await openPage(browser, width, as === 'member' ? site.member : undefined);
+    context = opened.context;
+    return opened.page;
+  };
+
+  describe.each(WIDTHS)('at %i px wide', (width) => {
+    it('the landing page and the 404 page', async () => {
+      const page = await open(width, 'visitor');
+      await page.goto(site.url);
+      await until(() => page.getByRole('link', { name: 'Play the game' }).isVisible()).toBe(true);
+      await expectFits(page, width, 'landing');
+      await page.goto(`${site.url}/no/such/page`);
+      await until(() => page.getByRole('heading', { name: 'Page Not Found' }).isVisible()).toBe(
+        true,
+      );
+      await expectFits(page, width, 'not-found');
+    });
+
+    it('the game with its welcome dialog, centred', async () => {
+      const page = await open(width, 'visitor');
+      await page.goto(`${site.url}/play`);
+      const dialog = page.getByRole('dialog');
+      await until(() => dialog.isVisible()).toBe(true);
+      await expectFits(page, width, 'play-welcome', { fullPage: false });
+      await expectOnScreen(page, dialog);
+      await expectCentred(page, dialog);
+    });
+
+    it('the game of a player: header links named, the contract address shrinks, toasts centred', async () => {
+      const page = await open(width);
+      await page.goto(`${site.url}/play`);
+      const board = page.getByRole('complementary', { name: 'Leaderboard' });
+      await until(() => board.getByText('the_longest_username').isVisible()).toBe(true);
+      await until(() => page.getByTestId('stat-Rank').textContent()).toMatch(/^#\d+$/);
+      for (const name of ['Social', 'Chart', 'LOLGram']) {
+        expect(await page.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
+      }
+      await expectOnScreen(page, page.getByRole('button', { name: 'Copy CA' }));
+      await expectOnScreen(page, page.getByTestId('tap-character'));
+      await expectFits(page, width, 'play');
+
+      await page.getByRole('button', { name: 'Copy CA' }).click();
+      const toast = page.locator('[data-variant]').first();
+      await until(() => toast.isVisible()).toBe(true);
+      await expectOnScreen(page, toast);
+      await expectFits(page, width, 'play-toast', { fullPage: false });
+      if (isPhone(width)) await expectCentred(page, toast);
+    });
+
+    it('the event leaderboard: boards stacked on a phone, side by side on a screen, names whole', async () => {
+      const page = await open(width, 'visitor');
+      await page.goto(`${site.url}/leaderboard`);
+      const row = page.getByTestId('board-row').filter({ hasText: 'the_longest_username' });
+      await until(() => row.isVisible()).toBe(true);
+      await until(() => page.getByRole('status').textContent()).toContain('Live');
+      await expectFits(page, width, 'leaderboard');
+
+      const name = row.getByText('the_longest_username');
+      const whole = await name.evaluate((el) => el.scrollWidth <= el.clientWidth);
+      expect(whole, 'the longest name is shown whole').toBe(true);
+      const [players, countries] = await Promise.all(
+        ['Top Players', 'Top Countries'].map((title) =>
+          page.getByRole('heading', { name: title }).locator('..').boundingBox(),
+        ),
+      );
+      if (isPhone(width)) {
+        expect(countries!.y).toBeGreaterThanOrEqual(players!.y + players!.height - 1);
+      } else {
+        expect(countries!.y).toBe(players!.y);
+        // An event screen does not scroll.
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        expect(height).toBeLessThanOrEqual(page.viewportSize()!.height);
+      }
+    });
+
+    it('LOLGram: the feed, explore, map and profile tabs', async () => {
+      const page = await open(width);
+      await page.goto(`${site.url}/lolgram`);
+      await until(() => page.getByRole('article').first().isVisible()).toBe(true);
+      await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
+      await expectFits(page, width, 'lolgram-feed');
+      await page.getByRole('tab', { name: 'Explore' }).click();
+      await until(() => page.getByRole('list', { name: 'Posts' }).isVisible()).toBe(true);
+      await expectFits(page, width, 'lolgram-explore');
+      await page.getByRole('tab', { name: 'Map' }).click();
+      await until(() => page.getByText('Llanfairpwllgwyngyll').first().isVisible()).toBe(true);
+      await expectFits(page, width, 'lolgram-map');
+      await page.getByRole('tab', { name: 'Profile' }).click();
+      await until(() => page.getByRole('button', { name: 'Edit Profile' }).isVisible()).toBe(true);
+      await expectFits(page, width, 'lolgram-profile');
+    });
+
+    it('LOLGram dialogs: edit profile and report', async () => {
+      const page = await open(width);
+      await page.goto(`${site.url}/lolgram?tab=profile`);
+      const edit = page.getByRole('button', { name: 'Edit Profile' });
+      await until(() => edit.isVisible()).toBe(true);
+      await edit.click();
+      const dialog = page.getByRole('dialog');
+      await until(() => dialog.isVisible()).toBe(true);
+      await expectOnScreen(page, dialog);
+      await expectFits(page, width, 'lolgram-edit-profile', { fullPage: false });
+      await page.keyboard.press('Escape');
+      await until(() => dialog.count()).toBe(0);
+
+      await page.getByRole('tab', { name: 'Feed' }).click();
+      const options = page.getByRole('button', { name: 'Post options' }).first();
+      await until(() => options.isVisible()).toBe(true);
+      await options.click();
+      await page.getByRole('menuitem', { name: 'Report' }).click();
+      await until(() => dialog.isVisible()).toBe(true);
+      await expectOnScreen(page, dialog);
+      await expectFits(page, width, 'lolgram-report', { fullPage: false });
+    });
+
+    it('LOLGram: create a post, through the crop dialog, with Share on a 740 px screen', async () => {
+      const page = await open(width);
+      await page.goto(`${site.url}/lolgram`);
+      await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Create post' }).click();
+      const dialog = page.getByRole('dialog');
+      await until(() => dialog.isVisible()).toBe(true);
+      await expectOnScreen(page, dialog);
+      await dialog
+        .getByTestId('post-image-input')
+        .setInputFiles({ name: 'tall.png', mimeType: 'image/png', buffer: await photo(600, 1000) });
+      const crop = page.getByRole('dialog', { name: 'Crop Your Photo' });
+      await until(() => crop.getByRole('button', { name: 'Use Photo' }).isEnabled()).toBe(true);
+      await expectOnScreen(page, crop);
+      await expectFits(page, width, 'lolgram-crop', { fullPage: false });
+      await crop.getByRole('button', { name: 'Use Photo' }).click();
+      await until(() => crop.count()).toBe(0);
+
+      const create = page.getByRole('dialog', { name: 'Create New LOL' });
+      await create.getByLabel('Caption').fill('fits on a phone');
+      // In sight without scrolling: the dialog keeps its actions at the bottom.
+      const share = create.getByRole('button', { name: 'Share' });
+      await expectOnScreen(page, create);
+      await expectOnScreen(page, share);
+      await expectFits(page, width, 'lolgram-create-post', { fullPage: false });
+    });
+
+    it('LOLGram for a visitor: the auth dialog', async () => {
+      const page = await open(width, 'visitor');
+      await page.goto(`${site.url}/lolgram`);
+      await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
+      const dialog = page.getByRole('dialog');
+      await until(() => dialog.isVisible()).toBe(true);
+      await expectFits(page, width, 'lolgram-auth', { fullPage: false });
+      await expectOnScreen(page, dialog);
+    });
+
+    it('a public profile', async () => {
+      const page = await open(width);
+      await page.goto(`${site.url}/lolgram/${site.author}`);
+      await until(() => page.getByRole('heading', { name: `@${site.author}` }).isVisible()).toBe(
+        true,
+      );
+      await until(() => page.getByRole('list', { name: 'Posts' }).isVisible()).toBe(true);
+      await until(() => page.getByRole('button', { name: 'Follow' }).isVisible()).toBe(true);
+      await expectFits(page, width, 'lolgram-public-profile');
+    });
+
+    it('the admin dashboard with each tab, its tab bar within the screen', async () => {
+      const page = await open(width);
+      await page.goto(`${site.url}/admin`);
+      await until(() => page.getByRole('heading', { name: 'Admin Dashboard' }).isVisible()).toBe(
+        true,
+      );
+      const tabs = page.getByRole('tablist');
+      for (const [tab, ready] of [
+        ['Overview', page.getByText('System Health')],
+        ['Content Moderation', page.getByTestId('queue-item').first()],
+        ['Analytics', page.getByText('Engagement Metrics')],
+        ['Reports', page.getByText('Reports by reason')],
+      ] as const) {
+        await tabs.getByRole('tab', { name: tab }).click();
+        await until(() => ready.isVisible()).toBe(true);
+        await expectOnScreen(page, tabs.getByRole('tab', { name: tab }));
+        await expectFits(page, width, `admin-${tab.toLowerCase().replace(' ', '-')}`);
+      }
+    });
+  });
+});

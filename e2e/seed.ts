@@ -1,0 +1,172 @@
+import sharp from 'sharp';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { expect, vi } from 'vitest';
+import { createAdmin, type TestServer } from '../backend/test-support';
+
+type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+
+/** What the layout and accessibility suites look at: a site with posts, players and an admin. */
+export interface SeededSite {
+  url: string;
+  /** An author of posts, for `/lolgram/:username`. */
+  author: string;
+  /** Signed in to LOLGram as the admin (who has not posted), and a game player. */
+  member: StorageState;
+}
+
+export const PHONE_HEIGHT = 740;
+export const PHONE_WIDTHS = [320, 360, 390, 414] as const;
+export const SCREEN_SIZES: Record<number, { width: number; height: number }> = {
+  1280: { width: 1280, height: 800 },
+  1920: { width: 1920, height: 1080 },
+};
+
+const PASSWORD = 'correct horse battery';
+const CAPTIONS = [
+  'when the build is green on the first try',
+  'Monday mood',
+  'my cat reviewing my pull request before I have even finished typing the description',
+  'supercalifragilisticexpialidocious_captions_without_spaces_must_wrap_too',
+];
+const LOCATION = 'Llanfairpwllgwyngyll, Isle of Anglesey';
+/** The longest names the rules allow, to show how rows and headers cope with them. */
+const LONG_PLAYER = 'the_longest_username';
+const LONG_AUTHOR = 'a_rather_long_author';
+
+/** A context of `width`: below 1024 px a touch phone 740 px tall, else a desktop or a TV. */
+export function viewportOptions(width: number): BrowserContextOptions {
+  const screen = SCREEN_SIZES[width];
+  if (screen) return { viewport: screen };
+  return { viewport: { width, height: PHONE_HEIGHT }, isMobile: true, hasTouch: true };
+}
+
+/** A PNG of a disc on a plain background, coloured from `hue`. */
+export async function photo(width = 800, height = 600, hue = 40): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="${width}" height="${height}" fill="hsl(${hue},70%,55%)"/>
+    <circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}"
+      fill="hsl(${(hue + 150) % 360},70%,45%)"/></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+async function post(url: string, path: string, body: unknown, cookie?: string) {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
+  return { body: (await res.json()) as { id: string }, cookie: cookies.join('; ') };
+}
+
+async function seedPosts(url: string, authors: string[]) {
+  let n = 0;
+  for (const name of authors) {
+    const author = await post(url, '/api/lolgram/users/create', {
+      username: name,
+      password: PASSWORD,
+    });
+    for (let i = 0; i < 2; i += 1, n += 1) {
+      const form = new FormData();
+      form.append('caption', CAPTIONS[n % CAPTIONS.length]);
+      form.append('userId', author.body.id);
+      if (n % 2 === 0) form.append('location', JSON.stringify({ name: LOCATION, lat: 0, lng: 0 }));
+      const image = new Uint8Array(await photo(800, 600, n * 70));
+      form.append('image', new Blob([image], { type: 'image/png' }), 'photo.png');
+      const res = await fetch(`${url}/api/lolgram/posts`, {
+        method: 'POST',
+        body: form,
+        headers: { cookie: author.cookie },
+      });
+      if (res.status !== 201) throw new Error(`post: ${res.status} ${await res.text()}`);
+    }
+  }
+  // A post shows in the feed once its automatic check has run.
+  await vi.waitFor(
+    async () => {
+      const feed = (await (await fetch(`${url}/api/lolgram/posts/feed`)).json()) as unknown[];
+      expect(feed).toHaveLength(n);
+    },
+    { timeout: 30_000, interval: 100 },
+  );
+}
+
+async function seedPlayers(url: string) {
+  const names = [LONG_PLAYER, 'tapper', 'Ana', 'zoe_99', 'kenji-t', 'moe'];
+  const countries = ['GB', 'US', 'BR', 'JP', 'DE', 'ZA'];
+  for (const [i, username] of names.entries()) {
+    const player = await post(url, '/api/users', { username, country: countries[i] });
+    const session = await post(url, '/api/sessions', { userId: player.body.id }, player.cookie);
+    const tap = { userId: player.body.id, sessionId: session.body.id, pointsPerTap: 1 };
+    for (let t = 0; t < names.length - i; t += 1) await post(url, '/api/tap', tap, player.cookie);
+  }
+}
+
+/**
+ * The member's browser state: signed in to LOLGram as the admin (through the sign-in dialog, as a
+ * user does), who reports a post (so the moderation queue has an item), and a game player.
+ */
+async function memberState(browser: Browser, url: string, admin: string) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${url}/lolgram`);
+    await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Username').fill(admin);
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Your profile' }).waitFor({ timeout: 20_000 });
+    await page.evaluate(async () => {
+      const send = async (path: string, body: unknown) => {
+        const res = await fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (!res.ok) throw new Error(`${path}: ${res.status}`);
+        return (await res.json()) as { id: string };
+      };
+      const feed = (await (await fetch('/api/lolgram/posts/feed')).json()) as { id: string }[];
+      await send(`/api/lolgram/posts/${feed[0].id}/report`, { reason: 'spam' });
+      const player = await send('/api/users', { username: 'me_on_a_phone', country: 'FR' });
+      const session = await send('/api/sessions', { userId: player.id });
+      localStorage.setItem('tapgram.game.userId', player.id);
+      localStorage.setItem('tapgram.game.sessionId', session.id);
+    });
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
+}
+
+/** Posts by two authors, players on the boards, and the member's signed-in browser state. */
+export async function seedSite(server: TestServer, browser: Browser): Promise<SeededSite> {
+  const admin = `boss_${Date.now().toString(36)}`;
+  await createAdmin(server, admin, PASSWORD);
+  await seedPosts(server.url, [LONG_AUTHOR, 'memelord']);
+  await seedPlayers(server.url);
+  return {
+    url: server.url,
+    author: LONG_AUTHOR,
+    member: await memberState(browser, server.url, admin),
+  };
+}
+
+/**
+ * A page in a context of `width`, as a visitor or as the seeded member; closed with the context.
+ * Motion is reduced, so that no screenshot catches an animation half-way.
+ */
+export async function openPage(
+  browser: Browser,
+  width: number,
+  state?: StorageState,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    ...viewportOptions(width),
+    ...(state ? { storageState: state } : {}),
+    reducedMotion: 'reduce',
+  });
+  return { context, page: await context.newPage() };
+}

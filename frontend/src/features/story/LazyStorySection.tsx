@@ -1,0 +1,39 @@
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+
+const StorySection = lazy(() =>
+  import('./StorySection').then((m) => ({ default: m.StorySection })),
+);
+
+/** How far below the screen the story starts loading: it is there by the time one scrolls to it. */
+const AHEAD = '200px';
+
+/**
+ * The story sits below the game: its code loads as it comes near the screen, not with the page,
+ * which a player opens to tap; and not while `held` (behind the welcome dialog, nobody reads it).
+ */
+export function LazyStorySection({ held = false }: { held?: boolean }) {
+  const place = useRef<HTMLDivElement>(null);
+  // Without IntersectionObserver (old browsers) the story loads with the page.
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = place.current;
+    if (near || held || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: AHEAD },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near, held]);
+  return (
+    <div ref={place} className={near ? undefined : 'min-h-96'}>
+      {near && (
+        <Suspense fallback={<div className="min-h-96" aria-busy="true" />}>
+          <StorySection />
+        </Suspense>
+      )}
+    </div>
+  );
+}

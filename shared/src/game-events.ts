@@ -1,0 +1,17 @@
+/**
+ * The game channel's plain values, apart from its schemas: the game screen needs them, and would
+ * load zod with the schemas.
+ */
+
+/** Taps batched over the game socket: one message per short window. */
+export const MAX_TAPS_PER_BATCH = 100;
+
+/** Events of the game channel (Socket.IO); see game-channel.ts for the compact protocol's. */
+export const gameEvents = {
+  boards: 'boards',
+  tap: 'tap',
+  sync: 'sync',
+  watch: 'watch',
+  boardsSnapshot: 'boards:snapshot',
+  boardsDelta: 'boards:delta',
+} as const;

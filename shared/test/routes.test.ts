@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isAppPage } from '../src/routes';
+
+const POST_ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
+
+describe('the app pages the server answers 200', () => {
+  it.each([
+    '/',
+    '/play',
+    '/lolgram',
+    '/lolgram/someone',
+    `/lolgram/p/${POST_ID}`,
+    `/lolgram/p/${POST_ID.toUpperCase()}/`,
+    '/admin',
+  ])('knows %s', (path) => {
+    expect(isAppPage(path)).toBe(true);
+  });
+
+  it.each([
+    '/nope',
+    '/lolgram/p/123',
+    '/lolgram/p/not-a-post-id',
+    `/lolgram/p/${POST_ID}x`,
+    `/lolgram/p/${POST_ID}/more`,
+    '/lolgram/someone/else',
+  ])('does not know %s (a 404)', (path) => {
+    expect(isAppPage(path)).toBe(false);
+  });
+});
