@@ -1,7 +1,17 @@
 import { z } from 'zod';
-import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT, POINTS_PER_TAP } from './constants';
+import {
+  AROUND_DEFAULT_SPAN,
+  AROUND_MAX_SPAN,
+  LEADERBOARD_DEFAULT_LIMIT,
+  LEADERBOARD_MAX_LIMIT,
+  POINTS_PER_TAP,
+} from './constants';
+import { MAX_TAPS_PER_BATCH } from './game-events';
 import { ignoredFields } from './ignored-fields';
 import { countryCodeSchema, usernameSchema } from './validation';
+
+// The channel's plain values live apart, so that the game screen does not load zod for them.
+export { gameEvents, MAX_TAPS_PER_BATCH } from './game-events';
 
 /** Ids are opaque strings on the wire (UUIDs). */
 export const idSchema = z.string().uuid('Invalid id');
@@ -48,12 +58,35 @@ export type TapBody = z.infer<typeof tapBodySchema>;
 export const tapResultSchema = z.object({ user: gameUserSchema, session: gameSessionSchema });
 export type TapResult = z.infer<typeof tapResultSchema>;
 
+/**
+ * `rank` is the rule of GET /api/users/{id}/rank, 1 + the players with strictly more points, so
+ * players with equal points share a rank ("1, 1, 3"). The server's answers carry it; a board
+ * delta does not (its rows' ranks follow from the order and the points).
+ */
 export const leaderboardUserSchema = z.object({
   id: z.string(),
   username: z.string(),
   totalPoints: z.number().int(),
+  rank: z.number().int().positive().optional(),
 });
 export type LeaderboardUser = z.infer<typeof leaderboardUserSchema>;
+
+/** GET /api/users/{id}/around: the player's row and up to `span` rows above and below it. */
+export const rankedUserSchema = leaderboardUserSchema.required({ rank: true });
+export type RankedUser = z.infer<typeof rankedUserSchema>;
+export const aroundResponseSchema = z.array(rankedUserSchema);
+
+export const aroundQuerySchema = z.object({
+  span: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number()
+      .int('span must be an integer')
+      .min(1, 'span must be at least 1')
+      .max(AROUND_MAX_SPAN, `span must be at most ${AROUND_MAX_SPAN}`)
+      .default(AROUND_DEFAULT_SPAN),
+  ),
+});
 
 export const leaderboardCountrySchema = z.object({
   country: z.string(),
@@ -80,8 +113,6 @@ export type RankResponse = z.infer<typeof rankResponseSchema>;
 export const milestoneResponseSchema = z.object({ usersOver100k: z.number().int().nonnegative() });
 export type MilestoneResponse = z.infer<typeof milestoneResponseSchema>;
 
-/** Taps batched over the game socket: one message per short window. */
-export const MAX_TAPS_PER_BATCH = 100;
 export const tapBatchSchema = z.object({
   sessionId: idSchema,
   count: z.number().int().min(1).max(MAX_TAPS_PER_BATCH),
@@ -132,13 +163,6 @@ export interface BoardsPush {
   countries?: LeaderboardCountry[];
   milestone?: MilestoneResponse;
 }
-
-/** Events of the game channel (Socket.IO). */
-export const gameEvents = {
-  boards: 'boards',
-  tap: 'tap',
-  sync: 'sync',
-} as const;
 
 /** What the game screen needs from the server's configuration. */
 export const gameConfigSchema = z.object({

@@ -81,6 +81,10 @@ export class PostgresGameStore implements GameStore {
     return this.repo.topUsers(limit);
   }
 
+  around(userId: string, span: number) {
+    return this.repo.around(userId, span);
+  }
+
   topCountries() {
     return this.repo.topCountries();
   }

@@ -36,6 +36,7 @@ declare module 'ioredis' {
 /** Leaderboard pushes shared by every process: at most one a second, after a change. */
 export class RedisPushClaims implements PushClaims {
   private lastClaim: string | undefined;
+  private lastVersion = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -59,6 +60,13 @@ export class RedisPushClaims implements PushClaims {
       )) === 1;
     if (claimed) this.lastClaim = token;
     return claimed;
+  }
+
+  /** While Redis cannot be reached, the last counter read: nothing is read or pushed meanwhile. */
+  async version(): Promise<number> {
+    if (this.redis.status !== 'ready') return this.lastVersion;
+    this.lastVersion = Number((await this.redis.get(this.k.version)) ?? 0);
+    return this.lastVersion;
   }
 
   async release(): Promise<void> {

@@ -89,6 +89,27 @@ end
 return out
 `;
 
+/**
+ * The player and up to `span` players either side of them, in one atomic read.
+ * KEYS: 1 users zset. ARGV: 1 user id, 2 span, 3 user hash key prefix.
+ * Answers nil for a player not on the board; otherwise the board position of the first entry, the
+ * players with strictly more points than it, then id, username, points of each entry.
+ */
+export const AROUND_USER_SCRIPT = `
+local position = redis.call('ZREVRANK', KEYS[1], ARGV[1])
+if not position then return false end
+local span = tonumber(ARGV[2])
+local start = math.max(0, position - span)
+local ids = redis.call('ZREVRANGE', KEYS[1], start, position + span, 'WITHSCORES')
+local out = {start, redis.call('ZCOUNT', KEYS[1], '(' .. ids[2], '+inf')}
+for i = 1, #ids, 2 do
+  out[#out + 1] = ids[i]
+  out[#out + 1] = redis.call('HGET', ARGV[3] .. ids[i], 'username') or ''
+  out[#out + 1] = ids[i + 1]
+end
+return out
+`;
+
 export type TapReply = (string | number)[];
 
 /** The outcome of an 'ok' reply of TAP_BATCH_SCRIPT. */

@@ -7,7 +7,7 @@ import { isRedisUnreachable, type Redis } from '../core/redis';
 import { RedisFlusher } from './redis-flusher';
 import { gameKeys, type GameKeys } from './redis-keys';
 import { RedisRebuilder } from './redis-rebuild';
-import { tapAccepted, tapLost, TOP_USERS_SCRIPT } from './redis-scripts';
+import { AROUND_USER_SCRIPT, tapAccepted, tapLost, TOP_USERS_SCRIPT } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepository } from './repository';
 import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
@@ -20,6 +20,7 @@ const CONNECTION_LOST = new Set(['reconnecting', 'close', 'end']);
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     gameTopUsers(...args: (string | number)[]): Result<string[], Context>;
+    gameAroundUser(...args: (string | number)[]): Result<(string | number)[] | null, Context>;
   }
 }
 
@@ -49,6 +50,7 @@ export class RedisGameStore implements GameStore {
     this.rebuilder = new RedisRebuilder(redis, repo, this.k, logger);
     this.taps = new RedisTapQueue(redis, this.k, rateLimit);
     redis.defineCommand('gameTopUsers', { numberOfKeys: 1, lua: TOP_USERS_SCRIPT });
+    redis.defineCommand('gameAroundUser', { numberOfKeys: 1, lua: AROUND_USER_SCRIPT });
   }
 
   /** Recovers what stopped flushers left, rebuilds an empty Redis, then flushes every `intervalMs`. */
@@ -176,6 +178,24 @@ export class RedisGameStore implements GameStore {
         entries.push({ id: flat[i], username: flat[i + 1], totalPoints: Number(flat[i + 2]) });
       }
       return entries;
+    });
+  }
+
+  around(userId: string, span: number) {
+    return this.whenReady(async () => {
+      const reply = await this.redis.gameAroundUser(this.k.users, userId, span, this.k.user(''));
+      // Not on the board: as rank() does, Postgres answers for a player Redis does not hold.
+      if (reply === null) return this.repo.around(userId, span);
+      const [start, above, ...flat] = reply;
+      const entries = [];
+      for (let i = 0; i < flat.length; i += 3) {
+        entries.push({
+          id: String(flat[i]),
+          username: String(flat[i + 1]),
+          totalPoints: Number(flat[i + 2]),
+        });
+      }
+      return { start: Number(start), firstRank: Number(above) + 1, entries };
     });
   }
 

@@ -2,6 +2,7 @@ import type { GameSession, GameUser, LeaderboardCountry, LeaderboardUser } from 
 import { messages } from '@tapgram/shared';
 import type { Queryable } from '../core/db';
 import { ConflictError } from '../core/errors';
+import type { BoardStretch } from './ranking';
 
 const USER_COLUMNS = `id, username, country, total_points AS "totalPoints", total_taps AS "totalTaps"`;
 const SESSION_COLUMNS = `id, user_id AS "userId", session_points AS "sessionPoints", session_taps AS "sessionTaps"`;
@@ -118,6 +119,35 @@ export class GameRepository {
       [limit],
     );
     return rows;
+  }
+
+  /**
+   * The player and up to `span` players either side of them, in board order, with the board
+   * position and the rank (SQL's rank(): 1 + the players with more points) of the first one.
+   */
+  async around(userId: string, span: number): Promise<BoardStretch | null> {
+    const { rows } = await this.db.query<LeaderboardUser & { position: number; rank: number }>(
+      `WITH board AS (
+         SELECT id, username, total_points,
+                row_number() OVER (ORDER BY total_points DESC, id DESC) AS position,
+                rank() OVER (ORDER BY total_points DESC) AS rank
+           FROM game_users
+       ), player AS (
+         SELECT position FROM board WHERE id = $1
+       )
+       SELECT board.id, board.username, board.total_points AS "totalPoints",
+              board.position::int AS position, board.rank::int AS rank
+         FROM board, player
+        WHERE board.position BETWEEN player.position - $2 AND player.position + $2
+        ORDER BY board.position`,
+      [userId, span],
+    );
+    if (rows.length === 0) return null;
+    return {
+      start: rows[0].position - 1,
+      firstRank: rows[0].rank,
+      entries: rows.map(({ id, username, totalPoints }) => ({ id, username, totalPoints })),
+    };
   }
 
   async topCountries(): Promise<LeaderboardCountry[]> {

@@ -1,6 +1,8 @@
 import {
+  aroundQuerySchema,
   createSessionBodySchema,
   createUserBodySchema,
+  idSchema,
   leaderboardQuerySchema,
   tapBodySchema,
   type GameConfig,
@@ -31,6 +33,12 @@ export function gameRouter(service: GameService, gameConfig: GameConfig): Router
 
   router.get('/users/:id/rank', async (req, res) => {
     res.json({ rank: await service.rank(req.params.id) });
+  });
+
+  router.get('/users/:id/around', async (req, res) => {
+    const id = parseInput(idSchema, req.params.id);
+    const { span } = parseInput(aroundQuerySchema, req.query);
+    res.json(await service.around(id, span));
   });
 
   router.post('/sessions', async (req, res) => {

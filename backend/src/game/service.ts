@@ -6,10 +6,12 @@ import {
   type LeaderboardCountry,
   type LeaderboardUser,
   type MilestoneResponse,
+  type RankedUser,
 } from '@tapgram/shared';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError } from '../core/errors';
 import { isId } from '../core/ids';
 import type { Metrics } from '../core/metrics';
+import { withRanks } from './ranking';
 import type { GameStore } from './store';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -135,8 +137,16 @@ export class GameService {
     return { seq: outcome.seq, durableSeq: outcome.durableSeq };
   }
 
-  topUsers(limit: number) {
-    return this.store.topUsers(limit);
+  /** The top of the board, ranked by the Rank tile's rule. */
+  async topUsers(limit: number): Promise<RankedUser[]> {
+    return withRanks({ start: 0, firstRank: 1, entries: await this.store.topUsers(limit) });
+  }
+
+  /** The player's row and up to `span` rows either side, ranked by the Rank tile's rule. */
+  async around(id: string, span: number): Promise<RankedUser[]> {
+    const stretch = await this.store.around(id, span);
+    if (!stretch) throw new NotFoundError('User not found');
+    return withRanks(stretch);
   }
 
   /**

@@ -1,18 +1,24 @@
 import {
   firstIssueMessage,
   gameEvents,
+  gameHandshakeSchema,
   LEADERBOARD_DEFAULT_LIMIT,
   tapBatchSchema,
   tapSyncSchema,
+  watchBoardsSchema,
   type BatchNumbers,
   type BoardsPush,
+  type CompactTapAck,
+  type GameHandshake,
   type TapBatchAck,
   type TapSyncAck,
+  type WatchAck,
 } from '@tapgram/shared';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import { errorAnswer, HttpError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
+import { BoardFeed, COMPACT_ROOM } from './board-feed';
 import { playerFromCookieHeader } from './player-cookie';
 import { BatchesLostError, type GameService, type LeaderboardSnapshot } from './service';
 import type { PushClaims } from './push-claims';
@@ -40,9 +46,34 @@ function emitSnapshot(target: Pick<Socket, 'emit'>, snapshot: LeaderboardSnapsho
   target.emit(gameEvents.boards, push);
 }
 
+/** What a compact acknowledgement keeps of a full one: the totals the game screen shows. */
+function compact(answer: TapBatchAck): CompactTapAck {
+  if (!answer.ok) return answer;
+  const { accepted, user, session, seq, durableSeq } = answer;
+  return {
+    ok: true,
+    accepted,
+    totalPoints: user.totalPoints,
+    totalTaps: user.totalTaps,
+    sessionPoints: session.sessionPoints,
+    sessionTaps: session.sessionTaps,
+    seq,
+    durableSeq,
+  };
+}
+
+/** Logs a failed push or read, unless the game is unavailable (the screens show that). */
+function logFailure(logger: Logger, message: string) {
+  return (err: unknown) => {
+    if (!(err instanceof HttpError)) logger.error({ err }, message);
+  };
+}
+
 /**
- * The game channel: a snapshot on connect, pushes when the boards change (at most one a second
- * across every process, carried by the adapter), and batched taps with acknowledgements.
+ * The game channel: batched taps with acknowledgements, and the boards. A client that asks for a
+ * detail in its handshake (or later with `watch`) gets that detail's snapshot, then deltas from
+ * its process (see BoardFeed); any other gets every board whole on connect and the boards that
+ * changed, at most once a second across every process, carried by the adapter.
  */
 export function attachGameChannel(
   io: SocketServer,
@@ -55,17 +86,44 @@ export function attachGameChannel(
   },
 ): () => Promise<void> {
   const { service, claims, secret, logger, metrics } = deps;
+  const feed = new BoardFeed(
+    io,
+    { read: () => service.snapshot(LEADERBOARD_DEFAULT_LIMIT), version: () => claims.version() },
+    () => metrics.leaderboardPushed(),
+  );
+  /** This process's sockets that get the boards whole. */
+  const fullBoards = new Set<Socket>();
+
+  // A handshake that asks for something this server does not offer is refused, with the reason.
+  io.use((socket, next) => {
+    const handshake = gameHandshakeSchema.safeParse(socket.handshake.auth ?? {});
+    if (!handshake.success) {
+      next(new Error(`Invalid handshake: ${firstIssueMessage(handshake.error)}`));
+      return;
+    }
+    const options: GameHandshake = handshake.data;
+    socket.data.game = options;
+    next();
+  });
 
   io.on('connection', (socket) => {
     const player = playerFromCookieHeader(socket.handshake.headers.cookie, secret);
+    const options = socket.data.game as GameHandshake;
 
-    service.snapshot(LEADERBOARD_DEFAULT_LIMIT).then(
-      (snapshot) => emitSnapshot(socket, snapshot),
-      (err: unknown) => {
+    if (options.boards) {
+      feed.watch(socket, options.boards);
+    } else {
+      fullBoards.add(socket);
+      service.snapshot(LEADERBOARD_DEFAULT_LIMIT).then(
+        (snapshot) => emitSnapshot(socket, snapshot),
         // While the game is unavailable the page shows it; the boards come with the next push.
-        if (!(err instanceof HttpError)) logger.error({ err }, 'snapshot on connect failed');
-      },
-    );
+        logFailure(logger, 'snapshot on connect failed'),
+      );
+    }
+    socket.on('disconnect', () => {
+      fullBoards.delete(socket);
+      feed.forget(socket);
+    });
 
     const tapAnswer = async (payload: unknown): Promise<TapBatchAck> => {
       const batch = tapBatchSchema.safeParse(payload);
@@ -79,13 +137,16 @@ export function attachGameChannel(
       }
     };
 
-    socket.on(gameEvents.tap, async (payload: unknown, ack?: (reply: TapBatchAck) => void) => {
-      if (typeof ack !== 'function') return;
-      const received = performance.now();
-      const answer = await tapAnswer(payload);
-      metrics.tapBatch((performance.now() - received) / 1000);
-      ack(answer);
-    });
+    socket.on(
+      gameEvents.tap,
+      async (payload: unknown, ack?: (reply: TapBatchAck | CompactTapAck) => void) => {
+        if (typeof ack !== 'function') return;
+        const received = performance.now();
+        const answer = await tapAnswer(payload);
+        metrics.tapBatch((performance.now() - received) / 1000);
+        ack(options.acks === 'compact' ? compact(answer) : answer);
+      },
+    );
 
     socket.on(gameEvents.sync, async (payload: unknown, ack?: (reply: TapSyncAck) => void) => {
       if (typeof ack !== 'function') return;
@@ -100,6 +161,19 @@ export function attachGameChannel(
         ack(failure(error, logger, 'socket sync failed'));
       }
     });
+
+    socket.on(gameEvents.watch, (payload: unknown, ack?: (reply: WatchAck) => void) => {
+      const watch = watchBoardsSchema.safeParse(payload);
+      if (!watch.success) {
+        if (typeof ack === 'function') {
+          ack({ ok: false, status: 400, error: firstIssueMessage(watch.error) });
+        }
+        return;
+      }
+      fullBoards.delete(socket);
+      feed.watch(socket, watch.data.boards);
+      if (typeof ack === 'function') ack({ ok: true });
+    });
   });
 
   // What this process pushed last: a board that did not change is not sent again.
@@ -110,8 +184,10 @@ export function attachGameChannel(
     lastPushed.set(name, json);
     return true;
   };
+  // Only a process with sockets that get the boards whole claims their push: when every client
+  // follows a detail, nobody reads or sends the whole boards.
   const pushChanges = async () => {
-    if (!(await claims.claim())) return;
+    if (fullBoards.size === 0 || !(await claims.claim())) return;
     try {
       const snapshot = await service.snapshot(LEADERBOARD_DEFAULT_LIMIT);
       const push: BoardsPush = {};
@@ -120,7 +196,7 @@ export function attachGameChannel(
       if (changed('milestone', snapshot.milestone)) push.milestone = snapshot.milestone;
       if (Object.keys(push).length > 0) {
         metrics.leaderboardPushed();
-        io.emit(gameEvents.boards, push);
+        io.except(COMPACT_ROOM).emit(gameEvents.boards, push);
       }
     } catch (error) {
       // Nothing was pushed: give the claim back so that the next tick tries again.
@@ -129,16 +205,23 @@ export function attachGameChannel(
     }
   };
   let pushing: Promise<void> | null = null;
+  let feeding: Promise<void> | null = null;
   const timer = setInterval(() => {
     pushing ??= pushChanges()
-      .catch((err: unknown) => logger.error({ err }, 'leaderboard push failed'))
+      .catch(logFailure(logger, 'leaderboard push failed'))
       .finally(() => {
         pushing = null;
+      });
+    feeding ??= feed
+      .check()
+      .catch(logFailure(logger, 'board deltas failed'))
+      .finally(() => {
+        feeding = null;
       });
   }, PUSH_CHECK_MS);
   // Stopping waits for a push under way, so that it never reaches a closed Redis connection.
   return async () => {
     clearInterval(timer);
-    await pushing;
+    await Promise.all([pushing, feeding]);
   };
 }

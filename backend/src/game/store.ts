@@ -5,6 +5,7 @@ import type {
   LeaderboardCountry,
   LeaderboardUser,
 } from '@tapgram/shared';
+import type { BoardStretch } from './ranking';
 
 export type TapOutcome =
   | ({ kind: 'ok'; accepted: number; user: GameUser; session: GameSession } & BatchNumbers)
@@ -43,6 +44,11 @@ export interface GameStore {
   /** Where the player's session stands: its last counted and last durable batch numbers. */
   sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome>;
   topUsers(limit: number): Promise<LeaderboardUser[]>;
+  /**
+   * The player and up to `span` players either side of them on the board, with where that
+   * stretch starts; null for an unknown player.
+   */
+  around(userId: string, span: number): Promise<BoardStretch | null>;
   topCountries(): Promise<LeaderboardCountry[]>;
   usersOver(points: number): Promise<number>;
   close(): Promise<void>;

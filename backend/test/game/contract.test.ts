@@ -79,6 +79,14 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: messages.countryCode });
     });
+
+    it('refuses a two-letter code that names no country', async () => {
+      const res = await request(url)
+        .post('/api/users')
+        .send({ username: makeUsername(), country: 'XX' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: messages.unknownCountry });
+    });
   });
 
   describe('players and sessions', () => {
@@ -219,6 +227,7 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
         id: leader.user.id,
         username: leader.user.username,
         totalPoints: 30,
+        rank: 1,
       });
       const points = board.map((u) => u.totalPoints);
       expect(points).toEqual([...points].sort((a, b) => b - a));

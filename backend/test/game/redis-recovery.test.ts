@@ -39,6 +39,7 @@ describe.runIf(await redisAvailable())('Redis store durability', () => {
       id: player.user.id,
       username: player.user.username,
       totalPoints: 13,
+      rank: 1,
     });
     const countries = (await request(server.url).get('/api/leaderboard/countries')).body;
     expect(countries).toContainEqual({ country: 'CA', totalPoints: 13 });

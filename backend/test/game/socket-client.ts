@@ -1,21 +1,30 @@
-import { gameEvents, type BoardsPush, type TapBatch, type TapBatchAck } from '@tapgram/shared';
+import {
+  gameEvents,
+  type BoardsPush,
+  type GameHandshake,
+  type TapBatch,
+  type TapBatchAck,
+} from '@tapgram/shared';
 import { io, type Socket } from 'socket.io-client';
 import { afterEach } from 'vitest';
 
 /**
  * A game-channel client as a browser holds it: the player's cookie on the handshake, and the
- * other handshake headers a browser adds (Origin, say) when given.
+ * other handshake headers a browser adds (Origin, say) when given; `auth` is what the handshake
+ * asks for (the compact protocol).
  */
 export async function connectGame(
   url: string,
   cookie?: string,
   headers: Record<string, string> = {},
+  auth?: GameHandshake,
 ): Promise<Socket> {
   const socket = io(url, {
     transports: ['websocket'],
     extraHeaders: { ...headers, ...(cookie ? { Cookie: cookie } : {}) },
     reconnection: false,
     forceNew: true,
+    ...(auth ? { auth } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
@@ -33,8 +42,12 @@ export function gameSockets(url: () => string) {
   afterEach(() => {
     for (const socket of open.splice(0)) socket.disconnect();
   });
-  return async (cookie?: string, headers?: Record<string, string>): Promise<Socket> => {
-    const socket = await connectGame(url(), cookie, headers);
+  return async (
+    cookie?: string,
+    headers?: Record<string, string>,
+    auth?: GameHandshake,
+  ): Promise<Socket> => {
+    const socket = await connectGame(url(), cookie, headers, auth);
     open.push(socket);
     return socket;
   };

@@ -28,6 +28,7 @@ describe.each(storageModes)('game channel (%s mode)', (mode) => {
       id: player.user.id,
       username: player.user.username,
       totalPoints: 1,
+      rank: expect.any(Number),
     });
     expect(countries).toContainEqual({ country: 'IT', totalPoints: expect.any(Number) });
     expect(milestone).toEqual({ usersOver100k: expect.any(Number) });
