@@ -1,6 +1,17 @@
-import { gameEvents, type BoardsPush, type TapBatch, type TapBatchAck } from '@tapgram/shared';
+import {
+  applyBoardsDelta,
+  gameEvents,
+  type Boards,
+  type BoardsDelta,
+  type BoardsPush,
+  type BoardsSnapshot,
+  type CompactTapAck,
+  type GameHandshake,
+  type TapBatch,
+  type TapBatchAck,
+} from '@tapgram/shared';
 import { io, type Socket } from 'socket.io-client';
-import { LightSocket } from './light-socket';
+import type { LoadProtocol } from './load-protocols';
 import { summarize } from './stats';
 
 export interface BenchPlayer {
@@ -14,7 +25,19 @@ async function json<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** A player and their session; a 503 (the game briefly unavailable on a busy box) is retried. */
 export async function createPlayer(url: string, name: string): Promise<BenchPlayer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await createPlayerOnce(url, `${name}${attempt > 1 ? `_${attempt}` : ''}`);
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes('503')) throw error;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+async function createPlayerOnce(url: string, name: string): Promise<BenchPlayer> {
   const res = await fetch(`${url}/api/users`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -50,34 +73,30 @@ export async function createPlayers(
   return players;
 }
 
-export function connect(url: string, cookie?: string): Promise<Socket> {
+/** A socket.io-client connection; `listen` adds listeners before it connects (a snapshot comes at once). */
+export function connect(
+  url: string,
+  cookie?: string,
+  auth?: GameHandshake,
+  listen: (socket: Socket) => void = () => undefined,
+): Promise<Socket> {
   const socket = io(url, {
     transports: ['websocket'],
     extraHeaders: cookie ? { cookie } : {},
     reconnection: false,
     forceNew: true,
+    ...(auth ? { auth } : {}),
   });
+  listen(socket);
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', reject);
   });
 }
 
-/** The simulated players' connections (the light client; see light-socket.ts). */
-export async function connectAll(url: string, players: BenchPlayer[]): Promise<LightSocket[]> {
-  const sockets: LightSocket[] = [];
-  for (let i = 0; i < players.length; i += 100) {
-    sockets.push(
-      ...(await Promise.all(
-        players.slice(i, i + 100).map((p) => LightSocket.connect(url, p.cookie)),
-      )),
-    );
-  }
-  return sockets;
-}
-
-// Batches are numbered per session, counting up from 1, as the game screen numbers them.
-const lastSeq = new Map<string, number>();
+// Batches are numbered per session, counting up from 1, as the game screen numbers them; the
+// load-generator processes hand their last numbers back (see socket-run.ts).
+export const lastSeq = new Map<string, number>();
 
 function nextBatch(sessionId: string, count: number): TapBatch {
   const seq = (lastSeq.get(sessionId) ?? 0) + 1;
@@ -85,114 +104,142 @@ function nextBatch(sessionId: string, count: number): TapBatch {
   return { sessionId, count, seq };
 }
 
-function sendTaps(socket: Socket | LightSocket, sessionId: string, count: number) {
-  const batch = nextBatch(sessionId, count);
-  return (
-    socket instanceof LightSocket
-      ? socket.emitWithAck(gameEvents.tap, batch)
-      : socket.timeout(30_000).emitWithAck(gameEvents.tap, batch)
-  ) as Promise<TapBatchAck>;
+function sendTaps(socket: Socket, sessionId: string, count: number) {
+  return socket.timeout(30_000).emitWithAck(gameEvents.tap, nextBatch(sessionId, count)) as Promise<
+    TapBatchAck | CompactTapAck
+  >;
+}
+
+/** The player's total points after a counted batch, from a full or a compact acknowledgement. */
+function totalPoints(ack: TapBatchAck | CompactTapAck): number | undefined {
+  if (!ack.ok) return undefined;
+  return 'user' in ack ? ack.user.totalPoints : ack.totalPoints;
+}
+
+/** The players' board as a client of `protocol` holds it, from the pushes it is sent. */
+function followBoard(
+  socket: Socket,
+  protocol: LoadProtocol,
+  onUsers: (b: Boards) => void,
+  onMessage: (payload: unknown) => void,
+) {
+  if (!protocol.auth?.boards) {
+    socket.on(gameEvents.boards, (push: BoardsPush) => {
+      onMessage(push);
+      const { users, countries, milestone } = push;
+      if (users)
+        onUsers({
+          users,
+          countries: countries ?? [],
+          milestone: milestone ?? { usersOver100k: 0 },
+        });
+    });
+    return;
+  }
+  let held: { v: number; boards: Boards } | null = null;
+  socket.on(gameEvents.boardsSnapshot, ({ v, ...boards }: BoardsSnapshot) => {
+    onMessage({ v, ...boards });
+    held = { v, boards };
+    onUsers(boards);
+  });
+  socket.on(gameEvents.boardsDelta, (delta: BoardsDelta) => {
+    onMessage(delta);
+    if (!held) return;
+    if (held.v !== delta.from) {
+      held = null;
+      socket.emit(gameEvents.watch, { boards: protocol.auth?.boards });
+      return;
+    }
+    held = { v: delta.v, boards: applyBoardsDelta(held.boards, delta) };
+    if (delta.users) onUsers(held.boards);
+  });
 }
 
 /**
- * Every player taps `tapsPerSecond` in batches every `batchMs`, for `seconds`; a probe player's
- * taps are timed until the leaderboard push that shows them reaches a watching client.
+ * Push latency, beside the load: a probe player taps once every 500 ms; a watching client of the
+ * same protocol times the first push that shows each tap on the board.
  */
-export async function runSocketLoad(options: {
+export async function measurePushes(options: {
   url: string;
-  players: BenchPlayer[];
-  sockets: LightSocket[];
   probe: BenchPlayer;
-  tapsPerSecond: number;
-  batchMs: number;
-  seconds: number;
+  protocol: LoadProtocol;
+  deadline: number;
 }) {
-  const { players, sockets, probe, batchMs, seconds } = options;
-  const tapsPerBatch = (options.tapsPerSecond * batchMs) / 1000;
-  const ackLatencies: number[] = [];
-  let accepted = 0;
-  let refused = 0;
-  const deadline = Date.now() + seconds * 1000;
-
-  // As the game screen does: a batch every window whether or not the last one was answered, with
-  // the window's taps (2.5 a window at 10 a second in 250 ms is 2, 3, 2, 3, ...).
-  const loops = players.map(async (player, i) => {
-    const inFlight: Promise<void>[] = [];
-    let owed = 0;
-    let next = performance.now() + Math.random() * batchMs;
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
-      next += batchMs;
-      owed += tapsPerBatch;
-      const count = Math.floor(owed);
-      if (count === 0) continue;
-      owed -= count;
-      const started = performance.now();
-      inFlight.push(
-        sendTaps(sockets[i], player.sessionId, count).then(
-          (ack) => {
-            ackLatencies.push(performance.now() - started);
-            if (ack.ok) accepted += ack.accepted;
-            else refused += count;
-          },
-          () => {
-            refused += count;
-          },
-        ),
-      );
-    }
-    await Promise.all(inFlight);
-  });
-
-  // The probe: one tap every 500 ms; the watcher times the push that shows each one.
-  const probeSocket = await connect(options.url, probe.cookie);
-  const watcher = await connect(options.url);
+  const { url, probe, protocol, deadline } = options;
+  const probeSocket = await connect(url, probe.cookie, protocol.auth);
   const pending = new Map<number, number>();
-  const pushLatencies: number[] = [];
-  watcher.on(gameEvents.boards, ({ users }: BoardsPush) => {
-    const points = users?.find((u) => u.id === probe.userId)?.totalPoints;
+  const latencies: number[] = [];
+  const pushBytes: number[] = [];
+  const ackBytes: number[] = [];
+  let accepted = 0;
+  let unknown = 0;
+  const onBoards = ({ users }: Boards) => {
+    const points = users.find((u) => u.id === probe.userId)?.totalPoints;
     if (points === undefined) return;
     for (const [expected, sentAt] of pending) {
       if (expected <= points) {
-        pushLatencies.push(performance.now() - sentAt);
+        latencies.push(performance.now() - sentAt);
         pending.delete(expected);
       }
     }
-  });
-  const probeLoop = (async () => {
-    while (Date.now() < deadline) {
-      const sentAt = performance.now();
-      const ack = await sendTaps(probeSocket, probe.sessionId, 1);
-      if (ack.ok) {
-        accepted += 1;
-        pending.set(ack.user.totalPoints, sentAt);
-      }
-      await new Promise((r) => setTimeout(r, 500));
+  };
+  // The size of each board message, as JSON (what the frame carries, near enough).
+  const onMessage = (payload: unknown) => pushBytes.push(JSON.stringify(payload).length);
+  const watcher = await connect(
+    url,
+    undefined,
+    protocol.auth?.boards ? { boards: protocol.auth.boards } : undefined,
+    (socket) => followBoard(socket, protocol, onBoards, onMessage),
+  );
+  while (Date.now() < deadline) {
+    const sentAt = performance.now();
+    const ack = await sendTaps(probeSocket, probe.sessionId, 1).catch(() => null);
+    if (ack) ackBytes.push(JSON.stringify(ack).length);
+    const points = ack && totalPoints(ack);
+    if (points !== undefined && points !== null) {
+      accepted += 1;
+      pending.set(points, sentAt);
+    } else if (!ack || (!ack.ok && ack.status === 503)) {
+      unknown += 1;
     }
-  })();
-
-  await Promise.all([...loops, probeLoop]);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  // The last taps' pushes.
   await new Promise((r) => setTimeout(r, 2500));
   probeSocket.disconnect();
   watcher.disconnect();
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / (values.length || 1);
   return {
     accepted,
-    refused,
-    tapsPerSecond: accepted / seconds,
-    ack: summarize(ackLatencies),
-    push: summarize(pushLatencies),
-    pushesMissed: pending.size,
+    unknown,
+    push: summarize(latencies),
+    missed: pending.size,
+    // The first message is the snapshot (or whole boards): the later ones are the steady state.
+    pushBytes: Math.round(mean(pushBytes.slice(1))),
+    ackBytes: Math.round(mean(ackBytes)),
   };
 }
 
-/** Puts the probe at the top of the board, so that every push lists it. */
+/**
+ * Puts the probe at the top of the board, so that every push lists it: unnumbered batches of 100
+ * from a few sockets, each within the channel's message rate (10 a second).
+ */
 export async function boost(url: string, probe: BenchPlayer, taps: number): Promise<number> {
-  const socket = await connect(url, probe.cookie);
+  const SOCKETS = 5;
   let accepted = 0;
-  for (let sent = 0; sent < taps; sent += 100) {
-    const ack = await sendTaps(socket, probe.sessionId, 100);
-    if (ack.ok) accepted += ack.accepted;
-  }
-  socket.disconnect();
+  await Promise.all(
+    Array.from({ length: SOCKETS }, async (_, k) => {
+      const socket = await connect(url, probe.cookie);
+      for (let sent = k * 100; sent < taps; sent += SOCKETS * 100) {
+        const batch: TapBatch = { sessionId: probe.sessionId, count: 100 };
+        const [ack] = await Promise.all([
+          socket.timeout(30_000).emitWithAck(gameEvents.tap, batch) as Promise<TapBatchAck>,
+          new Promise((r) => setTimeout(r, 110)),
+        ]);
+        if (ack.ok) accepted += ack.accepted;
+      }
+      socket.disconnect();
+    }),
+  );
   return accepted;
 }

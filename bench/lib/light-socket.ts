@@ -19,7 +19,8 @@ export class LightSocket {
     });
   }
 
-  static connect(url: string, cookie?: string): Promise<LightSocket> {
+  /** `auth` is the handshake's payload (the options a client opts into), as socket.io-client sends it. */
+  static connect(url: string, cookie?: string, auth?: object): Promise<LightSocket> {
     const address = `${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
     const ws = new WebSocket(address, {
       headers: cookie ? { cookie } : {},
@@ -30,11 +31,12 @@ export class LightSocket {
       ws.once('error', reject);
       ws.on('message', function opened(data: Buffer) {
         const text = data.toString();
-        if (text.startsWith('0')) ws.send('40');
+        if (text.startsWith('0')) ws.send(auth ? `40${JSON.stringify(auth)}` : '40');
         if (text.startsWith('40')) {
           ws.off('message', opened);
           resolve(socket);
         }
+        if (text.startsWith('44')) reject(new Error(`connection refused: ${text.slice(2)}`));
       });
     });
   }

@@ -14,11 +14,43 @@ export interface Child {
   url: string;
   child: ChildProcess;
   rssMb(): number;
-  /** After a full collection; needs the server started with MEMORY_PROBE_FLAGS. */
+  /** The process and its cluster workers (its child processes), read from /proc now. */
+  pids(): number[];
+  /**
+   * Memory after a full collection, summed over the processes that hold connections (the cluster
+   * workers, or the process itself without a cluster); needs MEMORY_PROBE_FLAGS.
+   */
   memory(): Promise<NodeJS.MemoryUsage>;
-  /** CPU seconds the process has used (user + system). */
+  /** CPU seconds the process and its workers have used (user + system), alive ones only. */
   cpuSeconds(): number;
   stop(): Promise<void>;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc; 0 once it is gone. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The Node processes whose parent is `pid` (a cluster primary's workers; not esbuild's helper). */
+export function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const node = stat.includes('(node)');
+      if (node && Number(stat.split(') ')[1].split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
 }
 
 /** Starts a Node program and waits until it prints its URL ("... at http://host:port"). */
@@ -33,6 +65,13 @@ export async function startChild(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // BENCH_SERVER_LOG=<file>: everything the program prints, for a run to look into.
+  const log = process.env.BENCH_SERVER_LOG;
+  if (log) {
+    const file = fs.createWriteStream(log, { flags: 'a' });
+    child.stdout!.pipe(file);
+    child.stderr!.pipe(file);
+  }
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL printed:\n${output}`)), 120_000);
     const onData = (chunk: Buffer) => {
@@ -48,31 +87,45 @@ export async function startChild(
     child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const pid = child.pid ?? 0;
+  const workers = () => childPids(pid);
   return {
     url,
     child,
     rssMb() {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
       return kb / 1024;
     },
+    pids: () => [pid, ...workers()],
     cpuSeconds() {
-      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      // utime and stime, in clock ticks (100 a second on Linux).
-      return (Number(fields[11]) + Number(fields[12])) / 100;
+      return [pid, ...workers()].reduce((sum, p) => sum + cpuSecondsOf(p), 0);
     },
     memory() {
+      const holders = workers();
+      const targets = holders.length > 0 ? holders : [pid];
       return new Promise((resolve) => {
+        const seen = new Map<number, NodeJS.MemoryUsage>();
         let text = '';
         const onData = (chunk: Buffer) => {
           text += chunk.toString();
-          const match = /memory (\{.*\})\n/.exec(text);
-          if (!match) return;
+          for (const match of text.matchAll(/memory (\d+) (\{.*\})\n/g)) {
+            seen.set(Number(match[1]), JSON.parse(match[2]) as NodeJS.MemoryUsage);
+          }
+          if (!targets.every((p) => seen.has(p))) return;
           child.stdout!.off('data', onData);
-          resolve(JSON.parse(match[1]) as NodeJS.MemoryUsage);
+          const sum = (key: keyof NodeJS.MemoryUsage) =>
+            targets.reduce((total, p) => total + (seen.get(p)?.[key] ?? 0), 0);
+          resolve({
+            rss: sum('rss'),
+            heapTotal: sum('heapTotal'),
+            heapUsed: sum('heapUsed'),
+            external: sum('external'),
+            arrayBuffers: sum('arrayBuffers'),
+          });
         };
         child.stdout!.on('data', onData);
-        child.kill('SIGUSR2');
+        for (const target of targets) process.kill(target, 'SIGUSR2');
       });
     },
     async stop() {

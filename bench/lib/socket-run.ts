@@ -1,11 +1,29 @@
-import { TAP_BATCH_WINDOW_MS } from '@tapgram/shared';
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import { connectAll, runSocketLoad, type BenchPlayer } from './game-load';
-import type { Child } from './processes';
+import { lastSeq, measurePushes, type BenchPlayer } from './game-load';
+import type { LoadProtocol } from './load-protocols';
+import type { FromWorker, ToWorker } from './load-worker';
+import { cpuSecondsOf, type Child } from './processes';
 import type { Row } from './report';
-import { round } from './stats';
+import { mergeInto, round, summarizeHistogram, type Histogram } from './stats';
 
 const TAPS_PER_SECOND = 10;
+const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
+
+/** The machine's CPU time so far (/proc/stat, in clock ticks): busy, kernel network work, stolen. */
+function machineTicks() {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.slice(1).map(Number);
+  return {
+    total: user + nice + system + idle + iowait + irq + softirq + steal,
+    busy: user + nice + system + irq + softirq,
+    softirq,
+    steal,
+  };
+}
 
 async function redisCpuSeconds(redis: Redis): Promise<number> {
   const info = await redis.info('cpu');
@@ -14,8 +32,61 @@ async function redisCpuSeconds(redis: Redis): Promise<number> {
 }
 
 /**
- * (3) for one number of players: every player connected, tapping 10 a second in the game
- * screen's windows for `seconds`, with the probe timing pushes; and where the CPU went.
+ * The whole machine over a run, in the same unit (100 % is one core): everything busy (other work
+ * and the kernel's loopback networking included), the kernel's network work (softirq), and the
+ * time the hypervisor gave to other machines (steal).
+ */
+function machineShares(
+  before: ReturnType<typeof machineTicks>,
+  after: ReturnType<typeof machineTicks>,
+) {
+  const cores = os.cpus().length;
+  const share = (ticks: number) =>
+    round((ticks / Math.max(1, after.total - before.total)) * cores * 100, 0);
+  return {
+    'machine busy %': share(after.busy - before.busy),
+    'softirq %': share(after.softirq - before.softirq),
+    'steal %': share(after.steal - before.steal),
+  };
+}
+
+/** A load-generator process and the next message it sends. */
+class LoadProcess {
+  readonly child: ChildProcess;
+  private waiting: ((message: FromWorker) => void) | null = null;
+
+  constructor() {
+    this.child = fork(WORKER, [], { execArgv: ['--import', 'tsx'] });
+    this.child.on('message', (message: FromWorker) => this.waiting?.(message));
+  }
+
+  request(message: ToWorker, expected: FromWorker['kind']): Promise<FromWorker> {
+    return new Promise((resolve, reject) => {
+      this.waiting = (answer) => {
+        this.waiting = null;
+        if (answer.kind === expected) resolve(answer);
+        else reject(new Error(answer.kind === 'failed' ? answer.error : `got ${answer.kind}`));
+      };
+      this.child.send(message);
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.child.kill(), 5000);
+      this.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.child.send({ kind: 'close' } satisfies ToWorker);
+    });
+  }
+}
+
+/**
+ * (3) for one number of players: every player connected, tapping 10 a second in its protocol's
+ * windows for `seconds` from `processes` load-generator processes, with the probe timing pushes;
+ * and where the CPU went.
  */
 export async function measureSocketLoad(options: {
   app: Child;
@@ -23,55 +94,106 @@ export async function measureSocketLoad(options: {
   players: BenchPlayer[];
   probe: BenchPlayer;
   seconds: number;
-}): Promise<{ rows: Row[]; accepted: number }> {
-  const { app, redis, players, probe, seconds } = options;
+  protocol: LoadProtocol;
+  processes: number;
+  /** Names the server setup in the rows ("1 worker"). */
+  setup: string;
+}): Promise<{ rows: Row[]; accepted: number; unknown: number }> {
+  const { app, redis, players, probe, seconds, protocol, setup } = options;
   const heldBefore = await app.memory();
-  const sockets = await connectAll(app.url, players);
-  await new Promise((r) => setTimeout(r, 2000));
-  const heldConnected = await app.memory();
-  const held = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
-  const before = {
-    server: app.cpuSeconds(),
-    redis: await redisCpuSeconds(redis),
-    loader: process.cpuUsage(),
-  };
-  const load = await runSocketLoad({
-    url: app.url,
-    players,
-    sockets,
-    probe,
-    tapsPerSecond: TAPS_PER_SECOND,
-    batchMs: TAP_BATCH_WINDOW_MS,
-    seconds,
-  });
-  const loader = process.cpuUsage(before.loader);
-  const elapsed = seconds + 2.5;
-  const share = (cpuSeconds: number) => round((cpuSeconds / elapsed) * 100, 0);
-  const cpu = {
-    'server %': share(app.cpuSeconds() - before.server),
-    'redis %': share((await redisCpuSeconds(redis)) - before.redis),
-    'load generator %': share((loader.user + loader.system) / 1e6),
-  };
-  for (const socket of sockets) socket.close();
-  await new Promise((r) => setTimeout(r, 1000));
+  const loaders = Array.from({ length: options.processes }, () => new LoadProcess());
+  const shares = loaders.map((_, k) => players.filter((__, i) => i % loaders.length === k));
+  try {
+    await Promise.all(
+      loaders.map((loader, k) =>
+        loader.request(
+          {
+            kind: 'connect',
+            url: app.url,
+            protocol,
+            players: shares[k].map((p) => ({
+              cookie: p.cookie,
+              sessionId: p.sessionId,
+              seq: lastSeq.get(p.sessionId) ?? 0,
+            })),
+          },
+          'connected',
+        ),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+    const heldConnected = await app.memory();
+    const held = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
+    const loaderCpu = () =>
+      loaders.reduce((sum, l) => sum + cpuSecondsOf(l.child.pid ?? 0), 0) +
+      (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
+    const before = {
+      server: app.cpuSeconds(),
+      redis: await redisCpuSeconds(redis),
+      loader: loaderCpu(),
+      machine: machineTicks(),
+      at: performance.now(),
+    };
+    // The players start together, a moment from now (their first windows spread over one window).
+    const startAt = Date.now() + 200;
+    const deadline = startAt + seconds * 1000;
+    const [pushes, ...done] = await Promise.all([
+      measurePushes({ url: app.url, probe, protocol, deadline }),
+      ...loaders.map((loader) =>
+        loader.request({ kind: 'run', startAt, seconds, tapsPerSecond: TAPS_PER_SECOND }, 'done'),
+      ),
+    ]);
+    const elapsed = (performance.now() - before.at) / 1000;
+    const share = (cpuSeconds: number) => round((cpuSeconds / elapsed) * 100, 0);
+    const cpu = {
+      'server %': share(app.cpuSeconds() - before.server),
+      'redis %': share((await redisCpuSeconds(redis)) - before.redis),
+      'load generator %': share(loaderCpu() - before.loader),
+      ...machineShares(before.machine, machineTicks()),
+    };
 
-  const n = players.length;
-  return {
-    accepted: load.accepted,
-    rows: [
-      {
-        name: `(3) Socket.IO, ${n} players x ${TAPS_PER_SECOND} taps/s in ${TAP_BATCH_WINDOW_MS} ms batches`,
-        figures: {
-          'taps/s': round(load.tapsPerSecond, 0),
-          'ack p50 ms': round(load.ack.p50),
-          'ack p99 ms': round(load.ack.p99),
-          'push p99 ms': round(load.push.p99),
-          'push samples': load.push.count,
-          'server KB/connection': round((held(heldConnected) - held(heldBefore)) / 1024 / n, 1),
-          refused: load.refused,
+    let accepted = pushes.accepted;
+    let refused = 0;
+    let unknown = pushes.unknown;
+    const acks: Histogram = new Map();
+    done.forEach((answer, k) => {
+      if (answer.kind !== 'done') return;
+      accepted += answer.accepted;
+      refused += answer.refused;
+      unknown += answer.unknown;
+      mergeInto(acks, answer.acks);
+      shares[k].forEach((p, i) => lastSeq.set(p.sessionId, answer.seqs[i]));
+    });
+    const ack = summarizeHistogram(acks);
+    const n = players.length;
+    const name = `(3) Socket.IO, ${n} players x ${TAPS_PER_SECOND} taps/s, ${setup}, ${protocol.label}`;
+    return {
+      accepted,
+      unknown,
+      rows: [
+        {
+          name,
+          figures: {
+            'taps/s': round((accepted - pushes.accepted) / seconds, 0),
+            'ack p50 ms': ack.p50,
+            'ack p99 ms': ack.p99,
+            'push p99 ms': pushes.push.p99,
+            'push samples': pushes.push.count,
+            'ack bytes': pushes.ackBytes,
+            'push bytes': pushes.pushBytes,
+            'server KB/connection': round((held(heldConnected) - held(heldBefore)) / 1024 / n, 1),
+            refused,
+            'unanswered or 503': unknown,
+          },
         },
-      },
-      { name: `(3) where the 2 cores went, ${n} players`, figures: cpu },
-    ],
-  };
+        {
+          name: `(3) where the 2 cores went, ${n} players, ${setup}, ${protocol.name}`,
+          figures: { ...cpu, 'load processes': loaders.length },
+        },
+      ],
+    };
+  } finally {
+    await Promise.all(loaders.map((loader) => loader.close()));
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }
