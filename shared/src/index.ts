@@ -8,3 +8,4 @@ export * from './game-channel';
 export * from './board-delta';
 export * from './lolgram';
 export * from './admin';
+export * from './game-operators';

@@ -22,6 +22,8 @@ export const messages = {
   captionTooLong: `Caption must be ${CAPTION_MAX_LENGTH} characters or less`,
   invalidCredentials: 'Invalid username or password',
   userNotFound: 'User not found',
+  playerFrozen: 'This player is frozen',
+  freezeReasonRequired: 'Give a reason',
   unstorableText: 'Text must not contain NUL characters or unpaired UTF-16 surrogates',
 } as const;
 

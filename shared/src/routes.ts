@@ -10,12 +10,12 @@ export const APP_PAGES = [
   '/lolgram/:username',
   '/lolgram/p/:postId',
   '/admin',
+  '/admin/players/:playerId',
 ] as const;
 
-/** Parameters with a form of their own: a post's page exists only for a post id (a UUID). */
-const PARAM_FORMS: Partial<Record<string, RegExp>> = {
-  postId: /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i,
-};
+/** Parameters with a form of their own: a post's or a player's page exists only for an id (a UUID). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const PARAM_FORMS: Partial<Record<string, RegExp>> = { postId: UUID, playerId: UUID };
 
 function fits(part: string, value: string): boolean {
   if (!part.startsWith(':')) return part === value;

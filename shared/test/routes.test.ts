@@ -12,6 +12,7 @@ describe('the app pages the server answers 200', () => {
     `/lolgram/p/${POST_ID}`,
     `/lolgram/p/${POST_ID.toUpperCase()}/`,
     '/admin',
+    `/admin/players/${POST_ID}`,
   ])('knows %s', (path) => {
     expect(isAppPage(path)).toBe(true);
   });
@@ -23,6 +24,8 @@ describe('the app pages the server answers 200', () => {
     `/lolgram/p/${POST_ID}x`,
     `/lolgram/p/${POST_ID}/more`,
     '/lolgram/someone/else',
+    '/admin/players/someone',
+    '/admin/players',
   ])('does not know %s (a 404)', (path) => {
     expect(isAppPage(path)).toBe(false);
   });

@@ -112,6 +112,34 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]{16,}=*$/;
 /** S3's bucket naming rules, so that a typo fails at start rather than at the first upload. */
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
+/** The suspicion rules, in the order the reasons are given. */
+export const SUSPICION_RULES = ['refused', 'streak', 'cadence', 'network'] as const;
+export type SuspicionRule = (typeof SUSPICION_RULES)[number];
+const DEFAULT_SUSPICION_WEIGHTS_TEXT = 'refused=35,streak=30,cadence=40,network=25';
+
+/** "refused=35,streak=30,cadence=40,network=25": every rule, a weight from 0 to 100 each. */
+const suspicionWeightsSchema = z.string().transform((raw, ctx) => {
+  const weights: Partial<Record<SuspicionRule, number>> = {};
+  for (const part of raw.split(',')) {
+    const [name, value] = part.split('=').map((piece) => piece.trim());
+    const weight = /^\d+$/.test(value ?? '') ? Number(value) : Number.NaN;
+    if (!(SUSPICION_RULES as readonly string[]).includes(name) || !(weight <= 100)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must list ${SUSPICION_RULES.join(', ')} as name=weight (0 to 100), like ${DEFAULT_SUSPICION_WEIGHTS_TEXT}`,
+      });
+      return z.NEVER;
+    }
+    weights[name as SuspicionRule] = weight;
+  }
+  const missing = SUSPICION_RULES.filter((rule) => weights[rule] === undefined);
+  if (missing.length > 0) {
+    ctx.addIssue({ code: 'custom', message: `is missing ${missing.join(', ')}` });
+    return z.NEVER;
+  }
+  return weights as Record<SuspicionRule, number>;
+});
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -152,6 +180,27 @@ export const envSchema = z
     TAP_RATE_PER_SECOND: positiveInt(20),
     TAP_BURST: positiveInt(40),
     FLUSH_INTERVAL_MS: positiveInt(1000),
+    /** Off: taps record no suspicion signals (the operators' lists show none). */
+    SUSPICION_SIGNALS: z
+      .enum(['on', 'off'])
+      .default('on')
+      .transform((value) => value === 'on'),
+    /** The days of signals a suspicion score looks at, today included. */
+    SUSPICION_DAYS: z.coerce.number().int().min(1).max(60).default(7),
+    /** A gap between batches longer than this ends a streak of play. */
+    SUSPICION_PAUSE_SECONDS: positiveInt(120),
+    /** Rule: taps refused by the rate cap in one day. */
+    SUSPICION_REFUSED_TAPS: positiveInt(300),
+    /** Rule: minutes of play without a pause. */
+    SUSPICION_STREAK_MINUTES: positiveInt(240),
+    /** Rule: batch sizes and intervals both vary less than this (deviation / mean) in a day... */
+    SUSPICION_EVEN_CADENCE: z.coerce.number().min(0).max(1).default(0.05),
+    /** ...over at least this many batches. */
+    SUSPICION_MIN_BATCHES: positiveInt(30),
+    /** Rule: players created from one network. */
+    SUSPICION_NETWORK_PLAYERS: positiveInt(10),
+    /** What each rule adds to the score (0 to 100, capped at 100); 0 turns a rule off. */
+    SUSPICION_WEIGHTS: suspicionWeightsSchema.prefault(DEFAULT_SUSPICION_WEIGHTS_TEXT),
     MODERATION_QUEUE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
     MODERATION_HOLD_THRESHOLD: z.coerce.number().min(0).max(1).default(0.9),
     MODERATION_REPORTS_PER_HOUR: positiveInt(20),

@@ -18,6 +18,8 @@ export interface FeatureDeps {
   metrics: Metrics;
   /** Signs cookies; from SESSION_SECRET or generated once under DATA_DIR. */
   secret: string;
+  /** The clock of in-process limits and of the game's signals; tests set it. Date.now when not given. */
+  now?: () => number;
   /** The image classifier of moderation; built from MODERATION_IMAGE_CHECK when not given. */
   imageClassifier?: ImageClassifier | null;
 }

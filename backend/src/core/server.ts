@@ -108,6 +108,7 @@ export async function startServer(
         redis,
         metrics,
         secret,
+        now: options.now,
         imageClassifier: options.imageClassifier,
       })),
       ...(options.extraFeatures ?? []),

@@ -1,4 +1,9 @@
+import { Router, type RequestHandler } from 'express';
 import type { Feature, FeatureDeps } from '../core/feature';
+import { OperatorsRepository } from './operators/operators-repository';
+import { operatorsRouter } from './operators/operators-routes';
+import { OperatorsService } from './operators/operators-service';
+import { suspicionRules } from './operators/suspicion';
 import { PostgresGameStore } from './postgres-store';
 import { LocalPushClaims, type PushClaims } from './push-claims';
 import { RedisPushClaims } from './redis-push';
@@ -8,19 +13,28 @@ import { GameRepository } from './repository';
 import { gameFastRoutes, gameRouter } from './routes';
 import { GameService } from './service';
 import { attachGameChannel } from './socket';
-import type { GameStore } from './store';
+import type { GameStore, SignalSettings } from './store';
 
-/** The tap game, on Redis when it is configured, straight on Postgres otherwise. */
-export async function createGameFeature({
-  config,
-  logger,
-  db,
-  redis,
-  metrics,
-  secret,
-}: FeatureDeps): Promise<Feature> {
+export interface GameParts {
+  /** Lets only LOLGram admins through to the operators' calls (401 or 403 for others). */
+  adminOnly: RequestHandler[];
+}
+
+/**
+ * The tap game, on Redis when it is configured, straight on Postgres otherwise; with the
+ * operators' side (signals, freezing, the export) for admins.
+ */
+export async function createGameFeature(
+  { config, logger, db, redis, metrics, secret, now = Date.now }: FeatureDeps,
+  { adminOnly }: GameParts,
+): Promise<Feature> {
   const repo = new GameRepository(db.pool);
   const rateLimit = { perSecond: config.TAP_RATE_PER_SECOND, burst: config.TAP_BURST };
+  const signals: SignalSettings = {
+    enabled: config.SUSPICION_SIGNALS,
+    now,
+    pauseMs: config.SUSPICION_PAUSE_SECONDS * 1000,
+  };
   let store: GameStore;
   let claims: PushClaims;
   if (redis) {
@@ -31,24 +45,41 @@ export async function createGameFeature({
       logger,
       config.REDIS_PREFIX,
       metrics,
+      signals,
     );
     await redisStore.start(config.FLUSH_INTERVAL_MS);
     store = redisStore;
     claims = new RedisPushClaims(redis, gameKeys(config.REDIS_PREFIX));
   } else {
     const local = new LocalPushClaims();
-    store = new PostgresGameStore(repo, rateLimit, () => local.changed());
+    store = new PostgresGameStore(repo, rateLimit, () => local.changed(), signals);
     claims = local;
   }
   const service = new GameService(store, metrics);
+  const today = () => new Date(now()).toISOString().slice(0, 10);
+  const operators = new OperatorsService(
+    db.pool,
+    new OperatorsRepository(db.pool, suspicionRules(config), today),
+    repo,
+    store,
+  );
+  const router = Router();
+  router.use(
+    gameRouter(
+      service,
+      {
+        socialUrl: config.SOCIAL_URL,
+        chartUrl: config.CHART_URL,
+        contractAddress: config.CONTRACT_ADDRESS,
+      },
+      secret,
+    ),
+  );
+  router.use(operatorsRouter(operators, adminOnly));
   let detach: (() => Promise<void>) | undefined;
   return {
     name: 'game',
-    router: gameRouter(service, {
-      socialUrl: config.SOCIAL_URL,
-      chartUrl: config.CHART_URL,
-      contractAddress: config.CONTRACT_ADDRESS,
-    }),
+    router,
     fastRoutes: gameFastRoutes(service, secret),
     attachSocket(io) {
       detach = attachGameChannel(io, { service, claims, secret, logger, metrics });

@@ -1,5 +1,12 @@
 import type { GameRepository } from './repository';
-import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
+import {
+  SIGNALS_OFF,
+  type GameStore,
+  type RateLimit,
+  type SessionOutcome,
+  type SignalSettings,
+  type TapOutcome,
+} from './store';
 import { TokenBuckets } from './token-bucket';
 
 const PRUNE_INTERVAL_MS = 60_000;
@@ -14,13 +21,14 @@ export class PostgresGameStore implements GameStore {
     rateLimit: RateLimit,
     /** Told of every change the boards show (the push claims count them). */
     private readonly onChange: () => void = () => undefined,
+    private readonly signals: SignalSettings = SIGNALS_OFF,
   ) {
     this.buckets = new TokenBuckets(rateLimit);
     this.pruner = setInterval(() => this.buckets.prune(), PRUNE_INTERVAL_MS).unref();
   }
 
-  async createUser(username: string, country: string) {
-    const user = await this.repo.insertUser(username, country);
+  async createUser(username: string, country: string, network: string | null) {
+    const user = await this.repo.insertUser(username, country, network);
     this.onChange();
     return user;
   }
@@ -49,13 +57,20 @@ export class PostgresGameStore implements GameStore {
     const state = await this.repo.findSessionState(sessionId);
     if (!state) return { kind: 'no-session' };
     if (state.session.userId !== userId) return { kind: 'not-owner' };
+    if (state.frozen) return { kind: 'frozen' };
     if (seq > 0 && after > state.lastSeq) {
       return { kind: 'lost', seq: state.lastSeq, durableSeq: state.lastSeq };
     }
     if (seq > 0 && seq <= state.lastSeq) return this.replay(userId, sessionId, count);
-    if (!this.buckets.take(userId, count)) return { kind: 'rate-limited' };
+    if (!this.buckets.take(userId, count)) {
+      if (this.signals.enabled) await this.repo.addRefused(userId, count, this.signals.now());
+      return { kind: 'rate-limited' };
+    }
+    const clock = this.signals.enabled
+      ? { now: this.signals.now(), pauseMs: this.signals.pauseMs }
+      : undefined;
     const result = await this.repo
-      .addTaps(userId, sessionId, count, seq)
+      .addTaps(userId, sessionId, count, seq, clock)
       .catch((error: unknown) => {
         this.buckets.refund(userId, count);
         throw error;
@@ -79,6 +94,15 @@ export class PostgresGameStore implements GameStore {
 
   topUsers(limit: number) {
     return this.repo.topUsers(limit);
+  }
+
+  board(start: number, count: number) {
+    return this.repo.board(start, count);
+  }
+
+  /** Postgres holds the frozen state, and every board reads it: only the pushes need telling. */
+  async setFrozen() {
+    this.onChange();
   }
 
   around(userId: string, span: number) {

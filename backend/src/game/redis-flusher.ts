@@ -3,8 +3,11 @@ import type { Result } from 'ioredis';
 import type { Metrics } from '../core/metrics';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
+import { SIGNAL_FIELDS } from './redis-scripts';
 import { SESSION_IDLE_TTL_S } from './redis-rebuild';
-import type { FlushedTotals, GameRepository } from './repository';
+import type { DaySignals, FlushedTotals, GameRepository } from './repository';
+
+const USER_FIELDS = ['points', 'taps', ...SIGNAL_FIELDS];
 
 // KEYS 1-3: dirty users, sessions, countries; 4-6: one flusher's taken users, sessions, countries.
 const RETURN_TAKEN = `
@@ -22,10 +25,11 @@ end
  * Puts back what this flusher took and did not write, takes every dirty id and answers their
  * totals, all in one step: the figures are one cut of the game (no tap counted in part of them),
  * so the session batch numbers written with them say exactly which batches Postgres holds.
- * Answers flat lists: users (id, points, taps), sessions (id, points, taps, seq), countries
+ * Answers flat lists: users (id, points, taps, then SIGNAL_FIELDS, '' when unset), sessions (id, points, taps, seq), countries
  * (country, points, taps), and the generation of the counters.
  */
 const TAKE_SCRIPT = `${RETURN_TAKEN}
+local USER_FIELDS = {${USER_FIELDS.map((field) => `'${field}'`).join(', ')}}
 local taken = false
 for i = 1, 3 do
   if redis.call('EXISTS', KEYS[i]) == 1 then
@@ -37,11 +41,10 @@ if not taken then return {{}, {}, {}, ''} end
 redis.call('SADD', KEYS[7], ARGV[1])
 local users, sessions, countries = {}, {}, {}
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
-  local v = redis.call('HMGET', ARGV[2] .. id, 'points', 'taps')
+  local v = redis.call('HMGET', ARGV[2] .. id, unpack(USER_FIELDS))
   if v[1] then
     users[#users + 1] = id
-    users[#users + 1] = v[1]
-    users[#users + 1] = v[2]
+    for j = 1, #USER_FIELDS do users[#users + 1] = v[j] or '' end
   end
 end
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[5])) do
@@ -207,12 +210,17 @@ function parseTotals(users: string[], sessions: string[], countries: string[]): 
     for (let i = 0; i < flat.length; i += width) out.push(row(flat.slice(i, i + width)));
     return out;
   };
+  const userRows = rows(users, 1 + USER_FIELDS.length, (values) => values);
   return {
-    users: rows(users, 3, ([id, points, taps]) => ({
+    users: userRows.map(([id, points, taps]) => ({
       id,
       points: Number(points),
       taps: Number(taps),
     })),
+    signals: userRows.flatMap(([id, , , ...fields]) => {
+      const signals = daySignals(id, fields);
+      return signals ? [signals] : [];
+    }),
     sessions: rows(sessions, 4, ([id, points, taps, seq]) => ({
       id,
       points: Number(points),
@@ -224,5 +232,28 @@ function parseTotals(users: string[], sessions: string[], countries: string[]): 
       points: Number(points),
       taps: Number(taps),
     })),
+  };
+}
+
+/** A player's day of signals from their hash's SIGNAL_FIELDS; null when none are recorded. */
+function daySignals(userId: string, fields: string[]): DaySignals | null {
+  const [sd, st, sr, sb, sm, sv, gn, gm, gv, sa, sg, ss, sl] = fields;
+  if (sd === '') return null;
+  const time = (value: string) => (value === '' ? null : Math.round(Number(value)));
+  return {
+    userId,
+    day: Number(sd),
+    taps: Number(st),
+    refused: Number(sr),
+    batches: Number(sb),
+    sizeMean: Number(sm),
+    sizeM2: Number(sv),
+    gapN: Number(gn),
+    gapMean: Number(gm),
+    gapM2: Number(gv),
+    activeMs: Math.round(Number(sa)),
+    longestMs: Math.round(Number(sg)),
+    streakStartMs: time(ss),
+    lastMs: time(sl),
   };
 }

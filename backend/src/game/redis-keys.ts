@@ -9,6 +9,8 @@ export function gameKeys(prefix: string) {
     session: (id: string) => `${base}:session:${id}`,
     users: `${base}:lb:users`,
     countries: `${base}:lb:countries`,
+    /** The points of frozen players per country, taken off the countries board when it is read. */
+    frozenCountries: `${base}:lb:frozen-countries`,
     countryTaps: `${base}:country-taps`,
     dirtyUsers: `${base}:dirty:users`,
     dirtySessions: `${base}:dirty:sessions`,

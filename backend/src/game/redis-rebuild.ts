@@ -46,21 +46,46 @@ export class RedisRebuilder {
 
   /** Loads a player and a session from Postgres; false when either is unknown. */
   async loadPlayer(userId: string, sessionId: string): Promise<boolean> {
-    const [user, state] = await Promise.all([
-      this.repo.findUser(userId),
+    const [loaded, state] = await Promise.all([
+      this.loadUser(userId),
       this.repo.findSessionState(sessionId),
     ]);
-    if (!user || !state) return false;
+    if (!loaded || !state) return false;
+    await this.cacheSession(state.session, state.lastSeq);
+    return true;
+  }
+
+  /**
+   * Loads a player from Postgres, frozen or not; false when unknown. A frozen player stays off
+   * the users board, and their points off their country's.
+   */
+  async loadUser(userId: string): Promise<boolean> {
+    const [user, frozen] = await Promise.all([
+      this.repo.findUser(userId),
+      this.repo.isFrozen(userId),
+    ]);
+    if (!user) return false;
     const key = this.k.user(user.id);
-    await this.redis
+    const write = this.redis
       .multi()
       .hsetnx(key, 'username', user.username)
       .hsetnx(key, 'country', user.country)
       .hsetnx(key, 'points', user.totalPoints)
-      .hsetnx(key, 'taps', user.totalTaps)
-      .zadd(this.k.users, 'NX', user.totalPoints, user.id)
-      .exec();
-    await this.cacheSession(state.session, state.lastSeq);
+      .hsetnx(key, 'taps', user.totalTaps);
+    if (frozen) {
+      // Only when the flag is new here: the country's frozen points count each player once.
+      const set = await write.hsetnx(key, 'frozen', '1').exec();
+      if (set?.[4]?.[1] === 1) {
+        await this.redis
+          .multi()
+          .zrem(this.k.users, user.id)
+          .hincrby(this.k.frozenCountries, user.country, user.totalPoints)
+          .incr(this.k.version)
+          .exec();
+      }
+    } else {
+      await write.zadd(this.k.users, 'NX', user.totalPoints, user.id).exec();
+    }
     return true;
   }
 
@@ -92,8 +117,13 @@ export class RedisRebuilder {
             country: user.country,
             points: user.totalPoints,
             taps: user.totalTaps,
+            ...(user.frozen ? { frozen: '1' } : {}),
           });
-          write.zadd(this.k.users, user.totalPoints, user.id);
+          if (user.frozen) {
+            write.hincrby(this.k.frozenCountries, user.country, user.totalPoints);
+          } else {
+            write.zadd(this.k.users, user.totalPoints, user.id);
+          }
         }
         await write.exec();
         players += page.length;

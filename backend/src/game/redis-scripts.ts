@@ -6,32 +6,101 @@ import type { TapOutcome } from './store';
  */
 
 /**
+ * The suspicion signals of a player's day, kept in their hash beside the counters: day (days
+ * since 1970, UTC), taps, refused taps, batches, the running mean and squared deviations of batch
+ * sizes (Welford), of the gaps between batches within a streak (count, mean, squared deviations),
+ * active time, longest streak, the streak's start and the last batch (epoch ms).
+ */
+export const SIGNAL_FIELDS = [
+  'sd',
+  'st',
+  'sr',
+  'sb',
+  'sm',
+  'sv',
+  'gn',
+  'gm',
+  'gv',
+  'sa',
+  'sg',
+  'ss',
+  'sl',
+] as const;
+const LUA_SIGNAL_FIELDS = `{${SIGNAL_FIELDS.map((field) => `'${field}'`).join(', ')}}`;
+
+/**
  * Counts the tap batches of many players in one step.
  * KEYS: 1 users zset, 2 countries zset, 3 country taps hash, 4 dirty users, 5 dirty sessions,
  *       6 dirty countries, 7 version, 8 ready; then for each batch its user hash and session hash.
- * ARGV: 1 taps a second, 2 burst; then for each batch userId, sessionId, count, seq (0: none),
- *       after (the highest number its client holds an answer for; 0: none).
- * The rate bucket of a player lives in their hash (tokens, at); a session's hash keeps the last
- * counted batch number (seq) and the last one the flusher wrote to Postgres (durable).
- * Answers one reply per batch.
+ * ARGV: 1 taps a second, 2 burst, 3 record signals (1 or 0), 4 now (epoch ms, for the signals),
+ *       5 the longest gap within a streak (ms); then for each batch userId, sessionId, count,
+ *       seq (0: none), after (the highest number its client holds an answer for; 0: none).
+ * The rate bucket of a player lives in their hash (tokens, at), with their frozen flag and the
+ * day's signals (SIGNAL_FIELDS); a session's hash keeps the last counted batch number (seq) and
+ * the last one the flusher wrote to Postgres (durable). A player refused by the rate cap is marked
+ * dirty for their signals, without a board version. Answers one reply per batch.
  */
 export const TAP_BATCH_SCRIPT = `
 if redis.call('EXISTS', KEYS[8]) == 0 then return {{'not-ready'}} end
 local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local clock = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
-local replies, dirtyUsers, dirtySessions, countryTaps = {}, {}, {}, {}
+local signals = ARGV[3] == '1'
+local now, pause = tonumber(ARGV[4]), tonumber(ARGV[5])
+local day = math.floor(now / 86400000)
+local SIGNALS = ${LUA_SIGNAL_FIELDS}
+local fields = {'username', 'country', 'points', 'taps', 'tokens', 'at', 'frozen'}
+if signals then for _, field in ipairs(SIGNALS) do fields[#fields + 1] = field end end
+
+-- The day's signals from a user hash reply (after its first 7 fields): zeros on a new day.
+local function readSignals(u)
+  local s = {}
+  local today = tonumber(u[8]) == day
+  for j = 2, #SIGNALS do s[SIGNALS[j]] = today and tonumber(u[7 + j]) or nil end
+  for _, field in ipairs({'st', 'sr', 'sb', 'sm', 'sv', 'gn', 'gm', 'gv', 'sa', 'sg'}) do
+    s[field] = s[field] or 0
+  end
+  return s
+end
+local function writeSignals(key, s)
+  redis.call('HSET', key, 'sd', day, 'st', s.st, 'sr', s.sr, 'sb', s.sb, 'sm', tostring(s.sm),
+    'sv', tostring(s.sv), 'gn', s.gn, 'gm', tostring(s.gm), 'gv', tostring(s.gv), 'sa', s.sa,
+    'sg', s.sg, 'ss', s.ss or '', 'sl', s.sl or '')
+end
+-- A counted batch: its size, and within a streak its gap, enter the running means.
+local function countBatch(s, count)
+  s.st = s.st + count
+  s.sb = s.sb + 1
+  local d = count - s.sm
+  s.sm = s.sm + d / s.sb
+  s.sv = s.sv + d * (count - s.sm)
+  if s.sl and now - s.sl <= pause then
+    local g = math.max(0, now - s.sl)
+    s.sa = s.sa + g
+    s.gn = s.gn + 1
+    local e = g - s.gm
+    s.gm = s.gm + e / s.gn
+    s.gv = s.gv + e * (g - s.gm)
+    s.sg = math.max(s.sg, now - s.ss)
+  else
+    s.ss = now
+  end
+  s.sl = math.max(s.sl or now, now)
+end
+
+local replies, dirtyUsers, dirtySessions, countryTaps, refusedUsers = {}, {}, {}, {}, {}
 for i = 1, (#KEYS - 8) / 2 do
   local userKey, sessionKey = KEYS[7 + 2 * i], KEYS[8 + 2 * i]
-  local userId, sessionId = ARGV[5 * i - 2], ARGV[5 * i - 1]
-  local count, seq, after = tonumber(ARGV[5 * i]), tonumber(ARGV[5 * i + 1]), tonumber(ARGV[5 * i + 2])
+  local userId, sessionId = ARGV[5 * i + 1], ARGV[5 * i + 2]
+  local count, seq, after = tonumber(ARGV[5 * i + 3]), tonumber(ARGV[5 * i + 4]), tonumber(ARGV[5 * i + 5])
   local s = redis.call('HMGET', sessionKey, 'userId', 'seq', 'points', 'taps', 'durable')
-  local u = s[1] == userId and redis.call('HMGET', userKey, 'username', 'country', 'points', 'taps', 'tokens', 'at')
+  local u = s[1] == userId and redis.call('HMGET', userKey, unpack(fields))
   local last, durable = tonumber(s[2]) or 0, tonumber(s[5]) or 0
   if not s[1] then replies[i] = {'no-session'}
   elseif not u then replies[i] = {'not-owner'}
   elseif not u[2] then replies[i] = {'no-user'}
+  elseif u[7] == '1' then replies[i] = {'frozen'}
   elseif seq > 0 and after > last then
     -- The client holds answers to batches this Redis no longer counts (it lost its data).
     replies[i] = {'lost', last, durable}
@@ -39,15 +108,26 @@ for i = 1, (#KEYS - 8) / 2 do
     -- A re-sent batch: counted already, answered with the current totals.
     replies[i] = {'ok', count, u[1], u[2], tonumber(u[3]), tonumber(u[4]), tonumber(s[3]), tonumber(s[4]), last, durable}
   else
-    local at = tonumber(u[6]) or now
-    local tokens = math.min(burst, (tonumber(u[5]) or burst) + math.max(0, now - at) * rate / 1000)
+    local at = tonumber(u[6]) or clock
+    local tokens = math.min(burst, (tonumber(u[5]) or burst) + math.max(0, clock - at) * rate / 1000)
     if tokens < count then
-      redis.call('HSET', userKey, 'tokens', tostring(tokens), 'at', tostring(now))
+      redis.call('HSET', userKey, 'tokens', tostring(tokens), 'at', tostring(clock))
+      if signals then
+        local signal = readSignals(u)
+        signal.sr = signal.sr + count
+        writeSignals(userKey, signal)
+        refusedUsers[#refusedUsers + 1] = userId
+      end
       replies[i] = {'rate-limited'}
     else
       local points, taps = tonumber(u[3]) + count, tonumber(u[4]) + count
       local sessionPoints, sessionTaps = tonumber(s[3]) + count, tonumber(s[4]) + count
-      redis.call('HSET', userKey, 'points', points, 'taps', taps, 'tokens', tostring(tokens - count), 'at', tostring(now))
+      redis.call('HSET', userKey, 'points', points, 'taps', taps, 'tokens', tostring(tokens - count), 'at', tostring(clock))
+      if signals then
+        local signal = readSignals(u)
+        countBatch(signal, count)
+        writeSignals(userKey, signal)
+      end
       if seq > 0 then
         redis.call('HSET', sessionKey, 'points', sessionPoints, 'taps', sessionTaps, 'seq', seq)
         last = seq
@@ -62,6 +142,7 @@ for i = 1, (#KEYS - 8) / 2 do
     end
   end
 end
+if #refusedUsers > 0 then redis.call('SADD', KEYS[4], unpack(refusedUsers)) end
 if #dirtyUsers > 0 then
   local countries = {}
   for country, taps in pairs(countryTaps) do
@@ -77,13 +158,42 @@ end
 return replies
 `;
 
-/** KEYS: 1 users zset. ARGV: 1 limit, 2 user hash key prefix. Answers id, username, points, ... */
-export const TOP_USERS_SCRIPT = `
-local ids = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+/**
+ * Freezes a player (1) or unfreezes them (0): off the users board and their points out of their
+ * country's shown total, or back. KEYS: 1 users zset, 2 frozen points per country hash, 3 the
+ * player's hash, 4 version. ARGV: 1 player id, 2 frozen. Answers 0 for a player Redis does not
+ * hold, 1 otherwise (already in that state: nothing changes).
+ */
+export const FREEZE_SCRIPT = `
+local u = redis.call('HMGET', KEYS[3], 'country', 'points', 'frozen')
+if not u[1] then return 0 end
+local frozen = u[3] == '1'
+if ARGV[2] == '1' and not frozen then
+  redis.call('HSET', KEYS[3], 'frozen', '1')
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HINCRBY', KEYS[2], u[1], tonumber(u[2]))
+elseif ARGV[2] == '0' and frozen then
+  redis.call('HDEL', KEYS[3], 'frozen')
+  redis.call('ZADD', KEYS[1], tonumber(u[2]), ARGV[1])
+  redis.call('HINCRBY', KEYS[2], u[1], -tonumber(u[2]))
+else
+  return 1
+end
+redis.call('INCR', KEYS[4])
+return 1
+`;
+
+/**
+ * A stretch of the users board. KEYS: 1 users zset. ARGV: 1 start (0: the top), 2 count, 3 user
+ * hash key prefix. Answers id, username, points, ...
+ */
+export const BOARD_SCRIPT = `
+local start = tonumber(ARGV[1])
+local ids = redis.call('ZREVRANGE', KEYS[1], start, start + tonumber(ARGV[2]) - 1, 'WITHSCORES')
 local out = {}
 for i = 1, #ids, 2 do
   out[#out + 1] = ids[i]
-  out[#out + 1] = redis.call('HGET', ARGV[2] .. ids[i], 'username') or ''
+  out[#out + 1] = redis.call('HGET', ARGV[3] .. ids[i], 'username') or ''
   out[#out + 1] = ids[i + 1]
 end
 return out

@@ -7,10 +7,23 @@ import { isRedisUnreachable, type Redis } from '../core/redis';
 import { RedisFlusher } from './redis-flusher';
 import { gameKeys, type GameKeys } from './redis-keys';
 import { RedisRebuilder } from './redis-rebuild';
-import { AROUND_USER_SCRIPT, tapAccepted, tapLost, TOP_USERS_SCRIPT } from './redis-scripts';
+import {
+  AROUND_USER_SCRIPT,
+  BOARD_SCRIPT,
+  FREEZE_SCRIPT,
+  tapAccepted,
+  tapLost,
+} from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepository } from './repository';
-import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
+import {
+  SIGNALS_OFF,
+  type GameStore,
+  type RateLimit,
+  type SessionOutcome,
+  type SignalSettings,
+  type TapOutcome,
+} from './store';
 
 export const GAME_UNAVAILABLE = 'The game is briefly unavailable, try again in a moment';
 // Between attempts to reach Redis again: refused before any work (a player is not created in
@@ -19,7 +32,8 @@ const CONNECTION_LOST = new Set(['reconnecting', 'close', 'end']);
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    gameTopUsers(...args: (string | number)[]): Result<string[], Context>;
+    gameBoard(...args: (string | number)[]): Result<string[], Context>;
+    gameFreeze(...args: (string | number)[]): Result<number, Context>;
     gameAroundUser(...args: (string | number)[]): Result<(string | number)[] | null, Context>;
   }
 }
@@ -44,12 +58,14 @@ export class RedisGameStore implements GameStore {
     private readonly logger: Logger,
     prefix: string,
     private readonly metrics?: Metrics,
+    signals: SignalSettings = SIGNALS_OFF,
   ) {
     this.k = gameKeys(prefix);
     this.flusher = new RedisFlusher(redis, repo, this.k, metrics);
     this.rebuilder = new RedisRebuilder(redis, repo, this.k, logger);
-    this.taps = new RedisTapQueue(redis, this.k, rateLimit);
-    redis.defineCommand('gameTopUsers', { numberOfKeys: 1, lua: TOP_USERS_SCRIPT });
+    this.taps = new RedisTapQueue(redis, this.k, rateLimit, signals);
+    redis.defineCommand('gameBoard', { numberOfKeys: 1, lua: BOARD_SCRIPT });
+    redis.defineCommand('gameFreeze', { numberOfKeys: 4, lua: FREEZE_SCRIPT });
     redis.defineCommand('gameAroundUser', { numberOfKeys: 1, lua: AROUND_USER_SCRIPT });
   }
 
@@ -76,9 +92,9 @@ export class RedisGameStore implements GameStore {
     }, intervalMs);
   }
 
-  createUser(username: string, country: string): Promise<GameUser> {
+  createUser(username: string, country: string, network: string | null): Promise<GameUser> {
     return this.available(async () => {
-      const user = await this.repo.insertUser(username, country);
+      const user = await this.repo.insertUser(username, country, network);
       const replies = await this.redis
         .multi()
         .exists(this.k.ready)
@@ -161,7 +177,9 @@ export class RedisGameStore implements GameStore {
       const [status] = reply;
       if (status === 'ok') return tapAccepted(reply, userId, sessionId);
       if (status === 'lost') return tapLost(reply);
-      if (status === 'rate-limited' || status === 'not-owner') return { kind: status };
+      if (status === 'rate-limited' || status === 'not-owner' || status === 'frozen') {
+        return { kind: status };
+      }
       // Something Redis does not hold (yet): rebuild it, or load the player and session from
       // Postgres, then try again (an emptied Redis needs both).
       if (attempt >= 2) return { kind: 'no-session' };
@@ -171,13 +189,34 @@ export class RedisGameStore implements GameStore {
   }
 
   topUsers(limit: number) {
+    return this.board(0, limit);
+  }
+
+  board(start: number, count: number) {
     return this.whenReady(async () => {
-      const flat = await this.redis.gameTopUsers(this.k.users, limit, this.k.user(''));
+      const flat = await this.redis.gameBoard(this.k.users, start, count, this.k.user(''));
       const entries = [];
       for (let i = 0; i < flat.length; i += 3) {
         entries.push({ id: flat[i], username: flat[i + 1], totalPoints: Number(flat[i + 2]) });
       }
       return entries;
+    });
+  }
+
+  /** Every node reads the boards from this Redis: the change shows on all of them at once. */
+  setFrozen(userId: string, frozen: boolean): Promise<void> {
+    return this.whenReady(async () => {
+      const freeze = () =>
+        this.redis.gameFreeze(
+          this.k.users,
+          this.k.frozenCountries,
+          this.k.user(userId),
+          this.k.version,
+          userId,
+          frozen ? 1 : 0,
+        );
+      // A player Redis does not hold is loaded (as Postgres has them: frozen already) and done.
+      if ((await freeze()) === 0) await this.rebuilder.loadUser(userId);
     });
   }
 
@@ -199,14 +238,24 @@ export class RedisGameStore implements GameStore {
     });
   }
 
+  /** The countries board without the points of frozen players (few: read whole). */
   topCountries() {
     return this.whenReady(async () => {
-      const flat = await this.redis.zrevrangebyscore(this.k.countries, '+inf', '(0', 'WITHSCORES');
+      const replies = await this.redis
+        .multi()
+        .zrevrangebyscore(this.k.countries, '+inf', '(0', 'WITHSCORES')
+        .hgetall(this.k.frozenCountries)
+        .exec();
+      const flat = (replies?.[0]?.[1] ?? []) as string[];
+      const frozen = (replies?.[1]?.[1] ?? {}) as Record<string, string>;
       const entries = [];
       for (let i = 0; i < flat.length; i += 2) {
-        entries.push({ country: flat[i], totalPoints: Number(flat[i + 1]) });
+        const totalPoints = Number(flat[i + 1]) - Number(frozen[flat[i]] ?? 0);
+        if (totalPoints > 0) entries.push({ country: flat[i], totalPoints });
       }
-      return entries;
+      return entries.sort(
+        (a, b) => b.totalPoints - a.totalPoints || (a.country < b.country ? 1 : -1),
+      );
     });
   }
 

@@ -2,7 +2,7 @@ import type { Result } from 'ioredis';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
 import { TAP_BATCH_SCRIPT, type TapReply } from './redis-scripts';
-import type { RateLimit } from './store';
+import type { RateLimit, SignalSettings } from './store';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -35,13 +35,14 @@ export class RedisTapQueue {
     private readonly redis: Redis,
     private readonly k: GameKeys,
     private readonly rateLimit: RateLimit,
+    private readonly signals: SignalSettings,
   ) {
     redis.defineCommand('gameTapBatch', { lua: TAP_BATCH_SCRIPT });
   }
 
   /**
-   * The script's reply for this batch: ok, lost, rate-limited, not-owner, no-session, no-user or
-   * not-ready. Batches are counted in the order of their calls.
+   * The script's reply for this batch: ok, lost, rate-limited, frozen, not-owner, no-session,
+   * no-user or not-ready. Batches are counted in the order of their calls.
    */
   tap(
     userId: string,
@@ -79,7 +80,13 @@ export class RedisTapQueue {
       this.k.version,
       this.k.ready,
     ];
-    const args: (string | number)[] = [this.rateLimit.perSecond, this.rateLimit.burst];
+    const args: (string | number)[] = [
+      this.rateLimit.perSecond,
+      this.rateLimit.burst,
+      this.signals.enabled ? 1 : 0,
+      this.signals.now(),
+      this.signals.pauseMs,
+    ];
     for (const batch of batches) {
       keys.push(this.k.user(batch.userId), this.k.session(batch.sessionId));
       args.push(batch.userId, batch.sessionId, batch.count, batch.seq, batch.after);

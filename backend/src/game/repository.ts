@@ -8,21 +8,77 @@ const USER_COLUMNS = `id, username, country, total_points AS "totalPoints", tota
 const SESSION_COLUMNS = `id, user_id AS "userId", session_points AS "sessionPoints", session_taps AS "sessionTaps"`;
 const UNIQUE_VIOLATION = '23505';
 
+/** A player's signals of one day (epoch day: days since 1970-01-01, UTC), as Redis keeps them. */
+export interface DaySignals {
+  userId: string;
+  day: number;
+  taps: number;
+  refused: number;
+  batches: number;
+  sizeMean: number;
+  sizeM2: number;
+  gapN: number;
+  gapMean: number;
+  gapM2: number;
+  activeMs: number;
+  longestMs: number;
+  streakStartMs: number | null;
+  lastMs: number | null;
+}
+
+/** How a counted batch updates the day's signals: the time it arrived, and the longest gap within a streak. */
+export interface SignalClock {
+  now: number;
+  pauseMs: number;
+}
+
 export interface FlushedTotals {
   users: { id: string; points: number; taps: number }[];
   sessions: { id: string; points: number; taps: number; seq: number }[];
   countries: { country: string; points: number; taps: number }[];
+  signals: DaySignals[];
 }
+
+/**
+ * The day's signals after one counted batch of `$3` taps at `$5` (epoch ms), `$6` the pause: the
+ * size and, within a streak, the interval enter their running means (Welford); a gap longer than
+ * the pause starts a new streak. Every expression reads the row as it was before the batch.
+ */
+const COUNT_BATCH_SIGNALS = `
+  INSERT INTO game_player_days AS d
+         (user_id, day, taps, batches, size_mean, streak_start_ms, last_ms)
+  SELECT id, (to_timestamp($5::bigint / 1000.0) AT TIME ZONE 'UTC')::date, $3, 1, $3, $5, $5 FROM u
+  ON CONFLICT (user_id, day) DO UPDATE SET
+    taps = d.taps + $3,
+    batches = d.batches + 1,
+    size_mean = d.size_mean + ($3 - d.size_mean) / (d.batches + 1),
+    size_m2 = d.size_m2 + ($3 - d.size_mean) * ($3 - d.size_mean - ($3 - d.size_mean) / (d.batches + 1)),
+    gap_n = d.gap_n + (d.last_ms IS NOT NULL AND $5 - d.last_ms <= $6)::int,
+    gap_mean = CASE WHEN $5 - d.last_ms <= $6
+      THEN d.gap_mean + (greatest($5 - d.last_ms, 0) - d.gap_mean) / (d.gap_n + 1) ELSE d.gap_mean END,
+    gap_m2 = CASE WHEN $5 - d.last_ms <= $6
+      THEN d.gap_m2 + (greatest($5 - d.last_ms, 0) - d.gap_mean)
+        * (greatest($5 - d.last_ms, 0) - d.gap_mean - (greatest($5 - d.last_ms, 0) - d.gap_mean) / (d.gap_n + 1))
+      ELSE d.gap_m2 END,
+    active_ms = d.active_ms + CASE WHEN $5 - d.last_ms <= $6 THEN greatest($5 - d.last_ms, 0) ELSE 0 END,
+    streak_start_ms = CASE WHEN $5 - d.last_ms <= $6 THEN d.streak_start_ms ELSE $5 END,
+    longest_ms = greatest(d.longest_ms,
+      CASE WHEN $5 - d.last_ms <= $6 THEN $5 - d.streak_start_ms ELSE 0 END),
+    last_ms = greatest(d.last_ms, $5)`;
+
+/** Players off the boards: frozen by an operator. */
+const ON_BOARD = 'frozen_at IS NULL';
 
 /** The game's SQL. Both stores write through it; the Postgres store also reads through it. */
 export class GameRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insertUser(username: string, country: string): Promise<GameUser> {
+  async insertUser(username: string, country: string, network: string | null): Promise<GameUser> {
     try {
       const { rows } = await this.db.query<GameUser>(
-        `INSERT INTO game_users (username, country) VALUES ($1, $2) RETURNING ${USER_COLUMNS}`,
-        [username, country],
+        `INSERT INTO game_users (username, country, network) VALUES ($1, $2, $3)
+         RETURNING ${USER_COLUMNS}`,
+        [username, country, network],
       );
       return rows[0];
     } catch (error) {
@@ -49,27 +105,76 @@ export class GameRepository {
     return rows[0];
   }
 
-  /** The session and the number of the last tap batch counted for it. */
-  async findSessionState(id: string): Promise<{ session: GameSession; lastSeq: number } | null> {
-    const { rows } = await this.db.query<GameSession & { lastSeq: number }>(
-      `SELECT ${SESSION_COLUMNS}, last_seq AS "lastSeq" FROM game_sessions WHERE id = $1`,
+  /** The session, the number of the last tap batch counted for it, and whether its player is frozen. */
+  async findSessionState(
+    id: string,
+  ): Promise<{ session: GameSession; lastSeq: number; frozen: boolean } | null> {
+    const { rows } = await this.db.query<GameSession & { lastSeq: number; frozen: boolean }>(
+      `SELECT s.id, s.user_id AS "userId", s.session_points AS "sessionPoints",
+              s.session_taps AS "sessionTaps", s.last_seq AS "lastSeq",
+              u.frozen_at IS NOT NULL AS frozen
+         FROM game_sessions s JOIN game_users u ON u.id = s.user_id
+        WHERE s.id = $1`,
       [id],
     );
     if (!rows[0]) return null;
-    const { lastSeq, ...session } = rows[0];
-    return { session, lastSeq };
+    const { lastSeq, frozen, ...session } = rows[0];
+    return { session, lastSeq, frozen };
+  }
+
+  /**
+   * Freezes a player with a reason, or unfreezes them: 'changed', 'unchanged' when they already
+   * were so, 'missing' for an unknown player.
+   */
+  async setFrozen(
+    userId: string,
+    frozen: boolean,
+    reason: string,
+  ): Promise<'changed' | 'unchanged' | 'missing'> {
+    const { rows } = await this.db.query<{ changed: boolean }>(
+      `WITH changed AS (
+         UPDATE game_users
+            SET frozen_at = CASE WHEN $2 THEN now() END,
+                frozen_reason = CASE WHEN $2 THEN $3 END
+          WHERE id = $1 AND (frozen_at IS NOT NULL) <> $2
+          RETURNING id
+       )
+       SELECT EXISTS (SELECT 1 FROM changed) AS changed FROM game_users WHERE id = $1`,
+      [userId, frozen, reason],
+    );
+    if (!rows[0]) return 'missing';
+    return rows[0].changed ? 'changed' : 'unchanged';
+  }
+
+  /** The country of each of these players. */
+  async countriesOf(ids: string[]): Promise<Map<string, string>> {
+    const { rows } = await this.db.query<{ id: string; country: string }>(
+      'SELECT id, country FROM game_users WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, row.country]));
+  }
+
+  async isFrozen(userId: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ frozen: boolean }>(
+      'SELECT frozen_at IS NOT NULL AS frozen FROM game_users WHERE id = $1',
+      [userId],
+    );
+    return rows[0]?.frozen ?? false;
   }
 
   /**
    * Adds a batch of taps to the session, its player and the player's country in one statement.
    * A batch numbered `seq` (0: none) counts only above the session's last one; null otherwise.
-   * Answers the session's last batch number with the new totals.
+   * Answers the session's last batch number with the new totals. With a signal clock, the day's
+   * signals of the player are updated in the same statement.
    */
   async addTaps(
     userId: string,
     sessionId: string,
     count: number,
     seq: number,
+    signals?: SignalClock,
   ): Promise<{ user: GameUser; session: GameSession; lastSeq: number } | null> {
     const { rows } = await this.db.query<{
       user: GameUser;
@@ -94,19 +199,31 @@ export class GameRepository {
             SET total_points = gc.total_points + EXCLUDED.total_points,
                 total_taps = gc.total_taps + EXCLUDED.total_taps,
                 updated_at = now()
-       )
+       )${signals ? `, d AS (${COUNT_BATCH_SIGNALS})` : ''}
        SELECT row_to_json(u) AS user, s.last_seq AS "lastSeq",
               json_build_object('id', s.id, 'userId', s."userId",
                 'sessionPoints', s."sessionPoints", 'sessionTaps', s."sessionTaps") AS session
          FROM u, s`,
-      [userId, sessionId, count, seq],
+      signals
+        ? [userId, sessionId, count, seq, signals.now, signals.pauseMs]
+        : [userId, sessionId, count, seq],
     );
     return rows[0] ?? null;
   }
 
+  /** Adds taps the rate cap refused to the player's day. */
+  async addRefused(userId: string, count: number, now: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO game_player_days AS d (user_id, day, refused)
+       VALUES ($1, (to_timestamp($3::bigint / 1000.0) AT TIME ZONE 'UTC')::date, $2)
+       ON CONFLICT (user_id, day) DO UPDATE SET refused = d.refused + $2`,
+      [userId, count, now],
+    );
+  }
+
   async rankOf(points: number): Promise<number> {
     const { rows } = await this.db.query<{ above: number }>(
-      'SELECT count(*)::int AS above FROM game_users WHERE total_points > $1',
+      `SELECT count(*)::int AS above FROM game_users WHERE total_points > $1 AND ${ON_BOARD}`,
       [points],
     );
     return rows[0].above + 1;
@@ -114,9 +231,19 @@ export class GameRepository {
 
   async topUsers(limit: number): Promise<LeaderboardUser[]> {
     const { rows } = await this.db.query<LeaderboardUser>(
-      `SELECT id, username, total_points AS "totalPoints" FROM game_users
+      `SELECT id, username, total_points AS "totalPoints" FROM game_users WHERE ${ON_BOARD}
         ORDER BY total_points DESC, id DESC LIMIT $1`,
       [limit],
+    );
+    return rows;
+  }
+
+  /** `count` players of the board from position `start` (0: the top). */
+  async board(start: number, count: number): Promise<LeaderboardUser[]> {
+    const { rows } = await this.db.query<LeaderboardUser>(
+      `SELECT id, username, total_points AS "totalPoints" FROM game_users WHERE ${ON_BOARD}
+        ORDER BY total_points DESC, id DESC OFFSET $1 LIMIT $2`,
+      [start, count],
     );
     return rows;
   }
@@ -131,7 +258,7 @@ export class GameRepository {
          SELECT id, username, total_points,
                 row_number() OVER (ORDER BY total_points DESC, id DESC) AS position,
                 rank() OVER (ORDER BY total_points DESC) AS rank
-           FROM game_users
+           FROM game_users WHERE ${ON_BOARD}
        ), player AS (
          SELECT position FROM board WHERE id = $1
        )
@@ -152,15 +279,19 @@ export class GameRepository {
 
   async topCountries(): Promise<LeaderboardCountry[]> {
     const { rows } = await this.db.query<LeaderboardCountry>(
-      `SELECT country, total_points AS "totalPoints" FROM game_countries
-        WHERE total_points > 0 ORDER BY total_points DESC, country DESC`,
+      `SELECT c.country, c.total_points - coalesce(f.points, 0) AS "totalPoints"
+         FROM game_countries c
+         LEFT JOIN (SELECT country, sum(total_points)::bigint AS points FROM game_users
+                     WHERE frozen_at IS NOT NULL GROUP BY country) f USING (country)
+        WHERE c.total_points - coalesce(f.points, 0) > 0
+        ORDER BY 2 DESC, c.country DESC`,
     );
     return rows;
   }
 
   async usersOver(points: number): Promise<number> {
     const { rows } = await this.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM game_users WHERE total_points >= $1',
+      `SELECT count(*)::int AS n FROM game_users WHERE total_points >= $1 AND ${ON_BOARD}`,
       [points],
     );
     return rows[0].n;
@@ -174,7 +305,7 @@ export class GameRepository {
    * rebuilt) are not written: false.
    */
   async writeTotals(totals: FlushedTotals, generation: string): Promise<boolean> {
-    const { users, sessions, countries } = totals;
+    const { users, sessions, countries, signals } = totals;
     const { rows } = await this.db.query<{ written: boolean }>(
       `WITH gen AS (
          SELECT 1 FROM game_redis_generation WHERE generation = $11::uuid FOR SHARE
@@ -195,6 +326,26 @@ export class GameRepository {
          ON CONFLICT (country) DO UPDATE
             SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps, updated_at = now()
           WHERE game_countries.total_taps < EXCLUDED.total_taps
+       ), signals AS (
+         INSERT INTO game_player_days AS d
+                (user_id, day, taps, refused, batches, size_mean, size_m2, gap_n, gap_mean, gap_m2,
+                 active_ms, longest_ms, streak_start_ms, last_ms)
+         SELECT v."userId", date '1970-01-01' + v.day, v.taps, v.refused, v.batches, v."sizeMean",
+                v."sizeM2", v."gapN", v."gapMean", v."gapM2", v."activeMs", v."longestMs",
+                v."streakStartMs", v."lastMs"
+           FROM jsonb_to_recordset($12::jsonb) AS v("userId" uuid, day int, taps bigint,
+                refused bigint, batches int, "sizeMean" float8, "sizeM2" float8, "gapN" int,
+                "gapMean" float8, "gapM2" float8, "activeMs" bigint, "longestMs" bigint,
+                "streakStartMs" bigint, "lastMs" bigint)
+          WHERE EXISTS (SELECT 1 FROM gen)
+            AND EXISTS (SELECT 1 FROM game_users WHERE id = v."userId")
+         ON CONFLICT (user_id, day) DO UPDATE
+            SET taps = EXCLUDED.taps, refused = EXCLUDED.refused, batches = EXCLUDED.batches,
+                size_mean = EXCLUDED.size_mean, size_m2 = EXCLUDED.size_m2, gap_n = EXCLUDED.gap_n,
+                gap_mean = EXCLUDED.gap_mean, gap_m2 = EXCLUDED.gap_m2,
+                active_ms = EXCLUDED.active_ms, longest_ms = EXCLUDED.longest_ms,
+                streak_start_ms = EXCLUDED.streak_start_ms, last_ms = EXCLUDED.last_ms
+          WHERE d.batches <= EXCLUDED.batches AND d.refused <= EXCLUDED.refused
        )
        SELECT EXISTS (SELECT 1 FROM gen) AS written`,
       [
@@ -209,6 +360,7 @@ export class GameRepository {
         countries.map((c) => c.points),
         countries.map((c) => c.taps),
         generation,
+        JSON.stringify(signals),
       ],
     );
     return rows[0].written;
@@ -230,11 +382,12 @@ export class GameRepository {
   }
 
   /** Streams every player in pages, for rebuilding an empty Redis. */
-  async *allUsers(pageSize = 5000): AsyncGenerator<GameUser[]> {
+  async *allUsers(pageSize = 5000): AsyncGenerator<(GameUser & { frozen: boolean })[]> {
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      const { rows } = await this.db.query<GameUser>(
-        `SELECT ${USER_COLUMNS} FROM game_users WHERE id > $1 ORDER BY id LIMIT $2`,
+      const { rows } = await this.db.query<GameUser & { frozen: boolean }>(
+        `SELECT ${USER_COLUMNS}, frozen_at IS NOT NULL AS frozen FROM game_users
+          WHERE id > $1 ORDER BY id LIMIT $2`,
         [after, pageSize],
       );
       if (rows.length === 0) return;

@@ -7,13 +7,14 @@ import {
   tapBodySchema,
   type GameConfig,
 } from '@tapgram/shared';
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { parseInput } from '../core/errors';
+import { networkKey } from '../core/network';
 import type { FastRoute } from '../core/fast-route';
 import { playerFromCookieHeader, playerFromRequest, setPlayerCookie } from './player-cookie';
 import type { GameService } from './service';
 
-export function gameRouter(service: GameService, gameConfig: GameConfig): Router {
+export function gameRouter(service: GameService, gameConfig: GameConfig, secret: string): Router {
   const router = Router();
 
   router.get('/game/config', (_req, res) => {
@@ -22,7 +23,7 @@ export function gameRouter(service: GameService, gameConfig: GameConfig): Router
 
   router.post('/users', async (req, res) => {
     const { username, country } = parseInput(createUserBodySchema, req.body);
-    const user = await service.createUser(username, country);
+    const user = await service.createUser(username, country, networkKey(clientIp(req), secret));
     setPlayerCookie(res, user.id, req.secure);
     res.status(201).json(user);
   });
@@ -72,4 +73,8 @@ export function gameFastRoutes(service: GameService, secret: string): Record<str
       return { status: 200, body: { user, session } };
     },
   };
+}
+
+function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? '';
 }

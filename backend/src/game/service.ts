@@ -1,4 +1,5 @@
 import {
+  messages,
   MILESTONE_POINTS,
   type BatchNumbers,
   type GameSession,
@@ -48,8 +49,9 @@ export class GameService {
     private readonly metrics: Metrics,
   ) {}
 
-  createUser(username: string, country: string): Promise<GameUser> {
-    return this.store.createUser(username, country);
+  /** `network`: the hashed network the request came from, a suspicion signal. */
+  createUser(username: string, country: string, network: string | null): Promise<GameUser> {
+    return this.store.createUser(username, country, network);
   }
 
   async getUser(id: string): Promise<GameUser> {
@@ -123,6 +125,8 @@ export class GameService {
         throw new ForbiddenError('This session belongs to another player');
       case 'rate-limited':
         throw new TooManyRequestsError('Tapping too fast: slow down a little');
+      case 'frozen':
+        throw new ForbiddenError(messages.playerFrozen);
     }
   }
 

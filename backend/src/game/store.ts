@@ -11,6 +11,7 @@ export type TapOutcome =
   | ({ kind: 'ok'; accepted: number; user: GameUser; session: GameSession } & BatchNumbers)
   | ({ kind: 'lost' } & BatchNumbers)
   | { kind: 'rate-limited' }
+  | { kind: 'frozen' }
   | { kind: 'no-session' }
   | { kind: 'not-owner' };
 
@@ -22,7 +23,8 @@ export type SessionOutcome =
  * Redis (atomic scripts, sorted sets) flushed to Postgres.
  */
 export interface GameStore {
-  createUser(username: string, country: string): Promise<GameUser>;
+  /** `network`: the hashed network the player was created from (null: unknown). */
+  createUser(username: string, country: string, network: string | null): Promise<GameUser>;
   getUser(id: string): Promise<GameUser | null>;
   /** 1 + the number of players with strictly more points; null for an unknown player. */
   rank(userId: string): Promise<number | null>;
@@ -44,6 +46,13 @@ export interface GameStore {
   /** Where the player's session stands: its last counted and last durable batch numbers. */
   sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome>;
   topUsers(limit: number): Promise<LeaderboardUser[]>;
+  /** `count` players of the board from position `start` (0: the top), for the export. */
+  board(start: number, count: number): Promise<LeaderboardUser[]>;
+  /**
+   * Takes a player off the boards, the country totals and the milestone count, and refuses their
+   * taps (frozen); or puts them back. Postgres holds the frozen state already: the store follows it.
+   */
+  setFrozen(userId: string, frozen: boolean): Promise<void>;
   /**
    * The player and up to `span` players either side of them on the board, with where that
    * stretch starts; null for an unknown player.
@@ -53,6 +62,18 @@ export interface GameStore {
   usersOver(points: number): Promise<number>;
   close(): Promise<void>;
 }
+
+/**
+ * Signal recording on the tap path: off, or the clock a batch is timed by and the longest gap
+ * between batches that still belongs to one streak of play.
+ */
+export interface SignalSettings {
+  enabled: boolean;
+  now: () => number;
+  pauseMs: number;
+}
+
+export const SIGNALS_OFF: SignalSettings = { enabled: false, now: Date.now, pauseMs: 0 };
 
 export interface RateLimit {
   perSecond: number;

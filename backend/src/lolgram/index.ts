@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
+import type { Admin } from '../core/admin';
 import { createModeration } from './moderation';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { createExpiryCleanup } from './accounts/expiry-cleanup';
@@ -16,14 +17,22 @@ import { PUBLIC_ORIGIN_NOTICE, signInSiteResolver } from './accounts/sign-in-sit
 import { UsersRepository } from './accounts/users-repository';
 import { usersRouter } from './accounts/users-routes';
 import { UsersService } from './accounts/users-service';
-import { resolveViewer } from './accounts/viewer';
+import { resolveViewer, viewerOf } from './accounts/viewer';
 import { WalletAuth } from './accounts/wallet-auth';
 import { NotFoundError } from '../core/errors';
 import { createRateLimits } from '../core/limiter';
 import { sameOriginWrites } from '../core/origin';
 
+export interface LolgramFeature extends Feature {
+  /**
+   * Lets only LOLGram's admins through, with writes from this site only: for other features'
+   * admin calls. The admin is in `adminOf(res)`.
+   */
+  adminOnly: RequestHandler[];
+}
+
 /** LOLGram: accounts (password and wallet), posts with their images, follows, LOLs and views. */
-export function createLolgramFeature(deps: FeatureDeps): Feature {
+export function createLolgramFeature(deps: FeatureDeps): LolgramFeature {
   const { config, db, redis, logger } = deps;
   // Built once: posts, avatars and moderation read and write images in this one store.
   const images = imageStoreFor(config);
@@ -82,9 +91,19 @@ export function createLolgramFeature(deps: FeatureDeps): Feature {
   );
   router.use('/lolgram', postsRouter(posts));
   router.use('/lolgram', moderation.router);
+  const adminOnly: RequestHandler[] = [
+    sameOriginWrites(config.PUBLIC_ORIGIN),
+    resolveViewer(sessions),
+    (_req, res, next) => {
+      const { id, username } = moderation.service.requireAdmin(viewerOf(res));
+      res.locals.admin = { id, username } satisfies Admin;
+      next();
+    },
+  ];
   return {
     name: 'lolgram',
     router,
+    adminOnly,
     fastRoutes: feedFastRoute(posts, sessions),
     start: async () => {
       await images.check();

@@ -57,22 +57,22 @@ describe.each(storageModes)('leaderboard push claims (%s mode)', (mode) => {
   });
 
   it('claims at most one push an interval, and only after a change', async () => {
-    await store.createUser(makeUsername(), 'GB');
+    await store.createUser(makeUsername(), 'GB', null);
     expect(await claims.claim()).toBe(true);
-    await store.createUser(makeUsername(), 'GB');
+    await store.createUser(makeUsername(), 'GB', null);
     expect(await claims.claim()).toBe(false);
     await intervalPasses();
     // The change above is pushed now; without another change, nothing more is.
     expect(await claims.claim()).toBe(true);
     await intervalPasses();
     expect(await claims.claim()).toBe(false);
-    await store.createUser(makeUsername(), 'GB');
+    await store.createUser(makeUsername(), 'GB', null);
     expect(await claims.claim()).toBe(true);
   });
 
   it('takes back a claim whose push failed, so that the next check pushes at once', async () => {
     await intervalPasses();
-    await store.createUser(makeUsername(), 'GB');
+    await store.createUser(makeUsername(), 'GB', null);
     expect(await claims.claim()).toBe(true);
     await claims.release();
     expect(await claims.claim()).toBe(true);

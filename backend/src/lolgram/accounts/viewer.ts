@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { messages } from '@tapgram/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { UnauthorizedError } from '../../core/errors';
+import { networkKey } from '../../core/network';
 import { tokenOf, type SessionStore, type Viewer } from './sessions';
 
 /** Resolves who is asking, once per request, into res.locals.viewer (null when nobody). */
@@ -34,20 +34,6 @@ export const signedInOnly: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** The network an address stands for: an IPv4 address, or the /64 an IPv6 host gets. */
-function network(ip: string): string {
-  if (ip.startsWith('::ffff:') && ip.includes('.')) return ip.slice('::ffff:'.length);
-  if (!ip.includes(':')) return ip;
-  const [head, tail = ''] = ip.split('%')[0].split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => parseInt(group, 16).toString(16))
-    .join(':')}::/64`;
-}
-
 /**
  * Who viewed, for the once-per-hour view count: the signed-in user, or else the network the
  * request came from, hashed with the cookie secret (no address is stored). Not a cookie: one that
@@ -56,8 +42,5 @@ function network(ip: string): string {
 export function viewKey(req: Request, res: Response): string {
   const viewer = viewerOf(res);
   if (viewer) return `u:${viewer.id}`;
-  const hash = createHmac('sha256', req.secret ?? 'views')
-    .update(network(req.ip ?? req.socket.remoteAddress ?? ''))
-    .digest('base64url');
-  return `ip:${hash.slice(0, 22)}`;
+  return `ip:${networkKey(req.ip ?? req.socket.remoteAddress ?? '', req.secret ?? 'views')}`;
 }

@@ -1,0 +1,109 @@
+import type { LEADERBOARD_CSV_COLUMNS } from '@tapgram/shared';
+import {
+  type PlayerAction,
+  type PlayerDetail,
+  type PlayerSort,
+  type PlayersPage,
+} from '@tapgram/shared';
+import type pg from 'pg';
+import type { Admin } from '../../core/admin';
+import { withTransaction } from '../../core/db';
+import { ConflictError, NotFoundError } from '../../core/errors';
+import { isId } from '../../core/ids';
+import { GameRepository } from '../repository';
+import type { GameStore } from '../store';
+import type { OperatorsRepository } from './operators-repository';
+
+const EXPORT_PAGE = 2000;
+const RECENT_ACTIONS = 10;
+
+/** A leaderboard row as the export writes it. */
+export type CsvRow = Record<(typeof LEADERBOARD_CSV_COLUMNS)[number], string | number>;
+
+/** What game operators do: look players up, freeze and unfreeze them, export the board. */
+export class OperatorsService {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly repo: OperatorsRepository,
+    private readonly game: GameRepository,
+    private readonly store: GameStore,
+  ) {}
+
+  players(search: string, sort: PlayerSort, limit: number, offset: number): Promise<PlayersPage> {
+    return this.repo.players(search, sort, limit, offset);
+  }
+
+  async detail(id: string): Promise<PlayerDetail> {
+    const player = isId(id) ? await this.repo.findPlayer(id) : null;
+    if (!player) throw new NotFoundError('Player not found');
+    const [sessions, days, network, actions] = await Promise.all([
+      this.repo.sessions(id),
+      this.repo.days(id),
+      this.repo.network(id),
+      this.repo.actions(id, 50),
+    ]);
+    return { ...player, sessions, days, network, actions };
+  }
+
+  /**
+   * Freezes a player (or unfreezes them) with a reason, recorded in the audit trail in the same
+   * transaction. Postgres commits first; then the game store follows, also when the player was
+   * already so (a store that missed an earlier change catches up), before the 409 says so.
+   */
+  async setFrozen(
+    admin: Admin,
+    id: string,
+    frozen: boolean,
+    reason: string,
+  ): Promise<PlayerDetail> {
+    const outcome = await withTransaction(this.pool, async (client) => {
+      const changed = await new GameRepository(client).setFrozen(id, frozen, reason);
+      if (changed === 'changed') {
+        await this.repo
+          .on(client)
+          .recordAction(id, admin.id, frozen ? 'freeze' : 'unfreeze', reason);
+      }
+      return changed;
+    });
+    if (outcome === 'missing') throw new NotFoundError('Player not found');
+    await this.store.setFrozen(id, frozen);
+    if (outcome === 'unchanged') {
+      throw new ConflictError(
+        frozen ? 'This player is frozen already' : 'This player is not frozen',
+      );
+    }
+    return this.detail(id);
+  }
+
+  recentActions(): Promise<PlayerAction[]> {
+    return this.repo.actions(null, RECENT_ACTIONS);
+  }
+
+  /**
+   * The board as the game shows it (frozen players left out), page by page, ranked by the Rank
+   * tile's rule: equal points share a rank.
+   */
+  async *leaderboardRows(): AsyncGenerator<CsvRow[]> {
+    let position = 0;
+    let rank = 0;
+    let previous: number | null = null;
+    for (;;) {
+      const page = await this.store.board(position, EXPORT_PAGE);
+      if (page.length === 0) return;
+      const countries = await this.game.countriesOf(page.map((entry) => entry.id));
+      yield page.map((entry) => {
+        position += 1;
+        if (entry.totalPoints !== previous) rank = position;
+        previous = entry.totalPoints;
+        return {
+          rank,
+          id: entry.id,
+          username: entry.username,
+          country: countries.get(entry.id) ?? '',
+          points: entry.totalPoints,
+        };
+      });
+      if (page.length < EXPORT_PAGE) return;
+    }
+  }
+}

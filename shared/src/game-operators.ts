@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { USERNAME_MAX_LENGTH } from './constants';
+import { text } from './validation';
+import { messages } from './messages';
+
+/**
+ * The game operators' side: players with their suspicion signals, freezing, the audit of it and
+ * the payout export. Every path is under /api/admin/game and is for LOLGram admins only.
+ */
+
+export const PLAYER_SORTS = ['suspicion', 'points', 'refused'] as const;
+export const playerSortSchema = z.enum(PLAYER_SORTS, {
+  error: `sort must be one of: ${PLAYER_SORTS.join(', ')}`,
+});
+export type PlayerSort = z.infer<typeof playerSortSchema>;
+
+export const PLAYERS_PAGE_MAX = 100;
+
+/** GET /api/admin/game/players: search by username (part of it, any case), sorted, a page. */
+export const playersQuerySchema = z.object({
+  q: text().trim().max(USERNAME_MAX_LENGTH).default(''),
+  sort: playerSortSchema.default('suspicion'),
+  limit: z.coerce.number().int().min(1).max(PLAYERS_PAGE_MAX).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+export type PlayersQuery = z.infer<typeof playersQuerySchema>;
+
+/** A score from 0 (nothing seen) to 100, with one readable reason per rule that fired. */
+export const suspicionSchema = z.object({
+  score: z.number().int().min(0).max(100),
+  reasons: z.array(z.string()),
+});
+export type Suspicion = z.infer<typeof suspicionSchema>;
+
+export const operatorPlayerSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  country: z.string(),
+  totalPoints: z.number().int(),
+  totalTaps: z.number().int(),
+  createdAt: z.string(),
+  frozen: z.boolean(),
+  /** Taps the rate cap refused over the signal window (the last SUSPICION_DAYS days). */
+  refusedTaps: z.number().int(),
+  suspicion: suspicionSchema,
+});
+export type OperatorPlayer = z.infer<typeof operatorPlayerSchema>;
+
+export const playersPageSchema = z.object({
+  players: z.array(operatorPlayerSchema),
+  /** Players matching the search, over all pages. */
+  total: z.number().int(),
+});
+export type PlayersPage = z.infer<typeof playersPageSchema>;
+
+/** One day (UTC) of a player's signals. Variations are coefficients (deviation / mean); null below a few batches. */
+export const playerDaySchema = z.object({
+  day: z.string(),
+  taps: z.number().int(),
+  refused: z.number().int(),
+  batches: z.number().int(),
+  activeSeconds: z.number().int(),
+  longestStreakSeconds: z.number().int(),
+  sizeVariation: z.number().nullable(),
+  intervalVariation: z.number().nullable(),
+});
+export type PlayerDay = z.infer<typeof playerDaySchema>;
+
+export const PLAYER_ACTIONS = ['freeze', 'unfreeze'] as const;
+export const playerActionSchema = z.object({
+  id: z.string(),
+  playerId: z.string(),
+  player: z.string(),
+  action: z.enum(PLAYER_ACTIONS),
+  moderator: z.string(),
+  reason: z.string(),
+  at: z.string(),
+});
+export type PlayerAction = z.infer<typeof playerActionSchema>;
+
+export const playerSessionSchema = z.object({
+  id: z.string(),
+  sessionPoints: z.number().int(),
+  sessionTaps: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PlayerSession = z.infer<typeof playerSessionSchema>;
+
+/** GET /api/admin/game/players/:id */
+export const playerDetailSchema = operatorPlayerSchema.extend({
+  frozenAt: z.string().nullable(),
+  frozenReason: z.string().nullable(),
+  /** The latest sessions, newest first. */
+  sessions: z.array(playerSessionSchema),
+  /** The signal window's days, oldest first, one per day (days without play are zeros). */
+  days: z.array(playerDaySchema),
+  /** Players created from the same network (hashed address; the /64 for IPv6). */
+  network: z.object({
+    players: z.number().int(),
+    others: z.array(
+      z.object({
+        id: z.string(),
+        username: z.string(),
+        totalPoints: z.number().int(),
+        frozen: z.boolean(),
+      }),
+    ),
+  }),
+  /** The freezes and unfreezes of this player, newest first. */
+  actions: z.array(playerActionSchema),
+});
+export type PlayerDetail = z.infer<typeof playerDetailSchema>;
+
+export const PLAYER_ACTION_REASON_MAX = 500;
+
+/** POST /api/admin/game/players/:id/freeze and /unfreeze. */
+export const playerActionBodySchema = z.object({
+  reason: text()
+    .trim()
+    .min(1, messages.freezeReasonRequired)
+    .max(PLAYER_ACTION_REASON_MAX, `Reason must be ${PLAYER_ACTION_REASON_MAX} characters or less`),
+});
+export type PlayerActionBody = z.infer<typeof playerActionBodySchema>;
+
+/** GET /api/admin/game/actions: the latest freezes and unfreezes, for Recent Activity. */
+export const playerActionsSchema = z.array(playerActionSchema);
+
+/** GET /api/admin/game/leaderboard.csv: its header row. */
+export const LEADERBOARD_CSV_COLUMNS = ['rank', 'id', 'username', 'country', 'points'] as const;
