@@ -43,6 +43,7 @@ export function App() {
         <Route path="/lolgram/:username" element={<ProfilePage />} />
         <Route path="/lolgram/p/:postId" element={<PostPage />} />
         <Route path="/admin" element={<AdminPage />} />
+        <Route path="/admin/players/:id" element={<AdminPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </Suspense>

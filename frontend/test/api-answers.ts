@@ -14,6 +14,9 @@ import {
   milestoneResponseSchema,
   moderationDecisionAnswerSchema,
   moderationQueueEntrySchema,
+  playerActionSchema,
+  playerDetailSchema,
+  playersPageSchema,
   popularItemSchema,
   postSchema,
   rankedUserSchema,
@@ -130,6 +133,19 @@ const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
     path: /^\/api\/lolgram\/analytics\/popular$/,
     answer: list(popularItemSchema),
   },
+
+  { methods: ['GET'], path: /^\/api\/admin\/game\/players$/, answer: one(playersPageSchema) },
+  {
+    methods: ['GET'],
+    path: /^\/api\/admin\/game\/players\/[^/]+$/,
+    answer: one(playerDetailSchema),
+  },
+  {
+    methods: ['POST'],
+    path: /^\/api\/admin\/game\/players\/[^/]+\/(freeze|unfreeze)$/,
+    answer: one(playerDetailSchema),
+  },
+  { methods: ['GET'], path: /^\/api\/admin\/game\/actions$/, answer: list(playerActionSchema) },
 ];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -34,7 +34,8 @@ function answerAdminData(
   api
     .on('GET', '/api/lolgram/admin/moderation/queue', () => json(queue))
     .on('GET', /^\/api\/lolgram\/analytics\/popular/, () => json([]))
-    .on('GET', '/api/lolgram/admin/stats', stats);
+    .on('GET', '/api/lolgram/admin/stats', stats)
+    .on('GET', '/api/admin/game/actions', () => json([]));
 }
 
 function renderAdmin() {

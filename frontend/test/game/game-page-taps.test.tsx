@@ -187,3 +187,57 @@ describe('while the game is briefly unavailable', () => {
     expect(tile('Total Taps')).toHaveTextContent('45');
   });
 });
+
+describe('a frozen player', () => {
+  const FROZEN = { ok: false, status: 403, error: 'This player is frozen' } as const;
+  const banner = () => screen.queryByTestId('game-frozen');
+
+  it('says the player is frozen, for good, and stops sending taps', async () => {
+    socket.emitWithAck.mockResolvedValue(FROZEN);
+    await renderGame();
+    expect(banner()).not.toBeInTheDocument();
+    tap(3);
+    await advance(AFTER_WINDOW);
+
+    expect(banner()).toHaveAttribute('role', 'alert');
+    expect(banner()).toHaveTextContent('This player is frozen');
+    expect(banner()).toHaveTextContent('Your taps are not counted');
+    expect(screen.queryByText(FAILED)).not.toBeInTheDocument();
+    expect(tile('Session')).toHaveTextContent('0');
+    expect(socket.emitWithAck).toHaveBeenCalledTimes(1);
+
+    // Later taps are not sent, not counted on the screen, and the notice stays.
+    tap(5);
+    await advance(AFTER_WINDOW);
+    await advance(10_000);
+    expect(socket.emitWithAck).toHaveBeenCalledTimes(1);
+    expect(tile('Session')).toHaveTextContent('0');
+    expect(screen.queryByTestId('plus-one')).not.toBeInTheDocument();
+    expect(screen.getByTestId('tap-character')).toHaveAttribute('aria-disabled', 'true');
+    expect(banner()).toBeInTheDocument();
+  });
+
+  it('says the same when the per-tap call is refused while the socket is down', async () => {
+    socket.connected = false;
+    api.tap = () => json({ error: 'This player is frozen' }, 403);
+    const server = await renderGame();
+    tap();
+    await advance(50);
+    expect(banner()).toHaveTextContent('This player is frozen');
+    expect(screen.queryByText(FAILED)).not.toBeInTheDocument();
+
+    tap(4);
+    await advance(10_000);
+    expect(server.calls('POST', '/api/tap')).toBe(1);
+    expect(tile('Session')).toHaveTextContent('0');
+  });
+
+  it('keeps the error toast for other refusals', async () => {
+    socket.emitWithAck.mockResolvedValue({ ok: false, status: 403, error: 'Not your session' });
+    await renderGame();
+    tap();
+    await advance(AFTER_WINDOW);
+    expect(screen.getByText(FAILED)).toBeInTheDocument();
+    expect(banner()).not.toBeInTheDocument();
+  });
+});

@@ -413,3 +413,21 @@ describe('TapSender while the game is briefly unavailable', () => {
     expect(sender.unconfirmed).toBe(0);
   });
 });
+
+describe('TapSender for a frozen player', () => {
+  it('once stopped, drops the kept taps and sends no more', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockResolvedValue(okAck(user, session, 2));
+    const { sender, postTap } = makeSender(socket);
+    tapTimes(sender, 2);
+    sender.stop();
+    expect(sender.unconfirmed).toBe(0);
+    tapTimes(sender, 3);
+    socket.connected = false;
+    tapTimes(sender, 1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(socket.emitWithAck).not.toHaveBeenCalled();
+    expect(postTap).not.toHaveBeenCalled();
+    expect(sender.unconfirmed).toBe(0);
+  });
+});

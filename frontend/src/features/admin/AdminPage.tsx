@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { meQuery, useAuth } from '../lolgram/auth';
 import { AuthDialog } from '../lolgram/dialogs/AuthDialog';
 import { LolgramProviders } from '../lolgram/LolgramProviders';
 import { AdminDashboard } from './AdminDashboard';
+import { PlayerPage } from './PlayerPage';
 
 function Checking() {
   return (
@@ -19,6 +20,8 @@ function Checking() {
 /** Who may see the dashboard is the server's answer (`isAdmin` of /me), asked again at sign-in. */
 function AdminGate() {
   const me = useQuery({ ...meQuery, refetchOnMount: 'always' });
+  // /admin/players/:id is a game player's page, behind the same check.
+  const { id: playerId } = useParams();
   const { logout } = useAuth();
   const [signingIn, setSigningIn] = useState(false);
   const signedIn = me.isError ? null : me.data;
@@ -30,7 +33,13 @@ function AdminGate() {
   }, [adminUnknown, isFetching, refetch]);
 
   if (adminUnknown || (isFetching && !me.isFetchedAfterMount)) return <Checking />;
-  if (signedIn?.isAdmin) return <AdminDashboard moderator={signedIn.user.username} />;
+  if (signedIn?.isAdmin) {
+    return playerId !== undefined ? (
+      <PlayerPage id={playerId} />
+    ) : (
+      <AdminDashboard moderator={signedIn.user.username} />
+    );
+  }
 
   const switchAccount = async () => {
     await logout();
@@ -62,7 +71,10 @@ function AdminGate() {
   );
 }
 
-/** The dashboard for admins; everybody else gets a clear page and no admin data is fetched. */
+/**
+ * The dashboard (and a game player's page) for admins; everybody else gets a clear page and no
+ * admin data is fetched.
+ */
 export function AdminPage() {
   return (
     <LolgramProviders>

@@ -1,6 +1,7 @@
 import { Skeleton } from '../../components/ui/skeleton';
 import { LoadFailed } from './LoadFailed';
 import { useAdminStats, useModerationQueue, usePopularPosts } from './queries';
+import { RecentActivity } from './RecentActivity';
 import { StatCard } from './StatCard';
 
 export function OverviewTab() {
@@ -51,27 +52,7 @@ export function OverviewTab() {
         )}
       </StatCard>
       <StatCard title="Recent Activity">
-        {stats.data ? (
-          stats.data.recentDecisions.length === 0 ? (
-            <p className="mt-2 text-sm text-slate-400">No moderation decisions yet.</p>
-          ) : (
-            <ul className="mt-2 space-y-1 text-sm">
-              {stats.data.recentDecisions.slice(0, 5).map((d) => (
-                <li key={`${d.contentId}-${d.decidedAt}`}>
-                  <span className={d.decision === 'approved' ? 'text-emerald-300' : 'text-red-300'}>
-                    {d.decision}
-                  </span>{' '}
-                  {d.contentId.slice(0, 8)} by @{d.moderator}{' '}
-                  <time className="text-slate-400" dateTime={d.decidedAt}>
-                    {new Date(d.decidedAt).toLocaleString()}
-                  </time>
-                </li>
-              ))}
-            </ul>
-          )
-        ) : (
-          statsLoading
-        )}
+        {stats.data ? <RecentActivity decisions={stats.data.recentDecisions} /> : statsLoading}
       </StatCard>
     </div>
   );

@@ -1,5 +1,6 @@
 import { LazyStorySection } from '../story/LazyStorySection';
 import { ContractBox } from './ContractBox';
+import { FrozenNotice } from './FrozenNotice';
 import { GameHeader } from './GameHeader';
 import { LeaderboardPanel } from './LeaderboardPanel';
 import { MilestoneBanner } from './MilestoneBanner';
@@ -27,7 +28,8 @@ export function GamePage() {
         <div className="flex flex-col gap-5">
           <MilestoneBanner milestone={milestone.data} />
           {game.reconnecting && <ReconnectingNotice />}
-          <TapCharacter onTap={game.tap} />
+          {game.frozen && <FrozenNotice />}
+          <TapCharacter onTap={game.tap} disabled={game.frozen} />
           <StatTiles
             sessionPoints={(session?.sessionPoints ?? 0) + game.unconfirmed}
             totalTaps={(user?.totalTaps ?? 0) + game.unconfirmed}

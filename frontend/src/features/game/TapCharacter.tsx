@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import character from './assets/character.svg';
 import characterPressed from './assets/character-pressed.svg';
+import { cn } from '../../lib/cn';
 import { FLOATING_PLUS_ONE_MS } from '../../lib/ui-constants';
 
 interface Burst {
@@ -14,7 +15,13 @@ interface Burst {
  * shows the pressed image and a ring pulse; each tap floats a "+1" for its own second. Every way a
  * press can end (mouse-up, leave, touch-end, touch-cancel, their pointer twins, key-up) ends it.
  */
-export function TapCharacter({ onTap }: { onTap: () => void }) {
+export function TapCharacter({
+  onTap,
+  disabled = false,
+}: {
+  onTap: () => void;
+  disabled?: boolean;
+}) {
   const [pressed, setPressed] = useState(false);
   const [bursts, setBursts] = useState<Burst[]>([]);
   const [ring, setRing] = useState(0);
@@ -22,6 +29,8 @@ export function TapCharacter({ onTap }: { onTap: () => void }) {
 
   const fire = useCallback(
     (x: number) => {
+      // Still focusable (a disabled button would drop the focus), but no tap and no "+1".
+      if (disabled) return;
       onTap();
       nextId.current += 1;
       const id = nextId.current;
@@ -32,7 +41,7 @@ export function TapCharacter({ onTap }: { onTap: () => void }) {
         FLOATING_PLUS_ONE_MS,
       );
     },
-    [onTap],
+    [onTap, disabled],
   );
 
   const onPointerDown = (event: PointerEvent<HTMLButtonElement>) => {
@@ -55,7 +64,11 @@ export function TapCharacter({ onTap }: { onTap: () => void }) {
       type="button"
       aria-label="Tap the character to earn a point"
       data-testid="tap-character"
-      className="relative mx-auto block aspect-square w-64 touch-manipulation select-none rounded-full sm:w-80"
+      aria-disabled={disabled || undefined}
+      className={cn(
+        'relative mx-auto block aspect-square w-64 touch-manipulation select-none rounded-full sm:w-80',
+        disabled && 'opacity-50 grayscale',
+      )}
       onPointerDown={onPointerDown}
       onPointerUp={release}
       onPointerLeave={release}

@@ -101,6 +101,7 @@ export class TapBatches {
   private posting = 0;
   private down = false;
   private disposed = false;
+  private stopped = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private syncTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly windowMs: number;
@@ -125,6 +126,19 @@ export class TapBatches {
     this.timer = this.retryTimer = this.syncTimer = null;
   }
 
+  /**
+   * The server refuses this player's taps for good (a frozen player): what is kept is dropped and
+   * nothing more is sent, so that refused taps do not go round again.
+   */
+  stop(): void {
+    this.stopped = true;
+    this.pending = null;
+    this.queue = [];
+    this.sessions.clear();
+    this.inOrder.clear();
+    this.dispose();
+  }
+
   /** Taps not yet counted: shown at once, so the counters never lag behind the finger. */
   get unconfirmed(): number {
     let n = (this.pending?.count ?? 0) + this.posting;
@@ -145,6 +159,7 @@ export class TapBatches {
   }
 
   tap(userId: string, sessionId: string): void {
+    if (this.stopped) return;
     if (this.pending && this.pending.sessionId !== sessionId) this.flushPending();
     this.pending ??= { userId, sessionId, count: 0 };
     this.pending.count += 1;

@@ -1,4 +1,5 @@
 import {
+  messages,
   POINTS_PER_TAP,
   type CreateSessionBody,
   type GameSession,
@@ -10,7 +11,7 @@ import {
 } from '@tapgram/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { apiRequest, errorMessage } from '../../lib/api';
+import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import { toast } from '../../hooks/use-toast';
 import { gameSocket } from './game-socket';
 import { gameKeys } from './queries';
@@ -38,6 +39,11 @@ function reportTapFailure(error: Error) {
     description: 'Failed to register tap. Please try again.',
     variant: 'destructive',
   });
+}
+
+/** The server refuses every tap of a frozen player: its `{error}` says so, the same on REST and socket. */
+function isFrozenRefusal(error: Error): boolean {
+  return error instanceof ApiError && error.serverMessage === messages.playerFrozen;
 }
 
 /** The player after an answer with `totals` for `sessionId`: older totals do not go back. */
@@ -71,6 +77,7 @@ export function useGame() {
   const [player, setPlayer] = useState<Player | null>(null);
   const [unconfirmed, setUnconfirmed] = useState(0);
   const [reconnecting, setReconnecting] = useState(false);
+  const [frozen, setFrozen] = useState(false);
   const [soundOn, setSoundOn] = useState(gameStorage.sound);
 
   useEffect(() => {
@@ -114,8 +121,14 @@ export function useGame() {
         refreshAfterTap(userId);
       },
       onError: (error) => {
+        if (isFrozenRefusal(error)) {
+          // Every further tap would be refused too: stop sending, and the screen says why.
+          created.stop();
+          setFrozen(true);
+        } else {
+          reportTapFailure(error);
+        }
         setUnconfirmed(created.unconfirmed);
-        reportTapFailure(error);
       },
       // The game is briefly unavailable, or serves again: one status, and taps are kept meanwhile.
       onChange: () => {
@@ -156,6 +169,7 @@ export function useGame() {
   );
 
   const tap = useCallback(() => {
+    if (frozen) return;
     if (!player) {
       console.error(new Error('User or session not found'));
       setStatus('needs-user');
@@ -167,7 +181,7 @@ export function useGame() {
       setUnconfirmed(current.unconfirmed);
     }
     if (soundOn) playTapSound();
-  }, [player, soundOn]);
+  }, [player, soundOn, frozen]);
 
   const toggleSound = useCallback(() => {
     setSoundOn((on) => {
@@ -176,5 +190,15 @@ export function useGame() {
     });
   }, []);
 
-  return { status, player, unconfirmed, reconnecting, soundOn, toggleSound, createUser, tap };
+  return {
+    status,
+    player,
+    unconfirmed,
+    reconnecting,
+    frozen,
+    soundOn,
+    toggleSound,
+    createUser,
+    tap,
+  };
 }
