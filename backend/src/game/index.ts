@@ -34,6 +34,7 @@ export async function createGameFeature(
     enabled: config.SUSPICION_SIGNALS,
     now,
     pauseMs: config.SUSPICION_PAUSE_SECONDS * 1000,
+    writeIntervalMs: config.FLUSH_INTERVAL_MS,
   };
   let store: GameStore;
   let claims: PushClaims;
@@ -52,7 +53,7 @@ export async function createGameFeature(
     claims = new RedisPushClaims(redis, gameKeys(config.REDIS_PREFIX));
   } else {
     const local = new LocalPushClaims();
-    store = new PostgresGameStore(repo, rateLimit, () => local.changed(), signals);
+    store = new PostgresGameStore(repo, rateLimit, () => local.changed(), signals, logger);
     claims = local;
   }
   const service = new GameService(store, metrics);

@@ -1,4 +1,6 @@
+import { createLogger, type Logger } from '../core/logger';
 import type { GameRepository } from './repository';
+import { SignalBuffer } from './signal-buffer';
 import {
   SIGNALS_OFF,
   type GameStore,
@@ -10,11 +12,14 @@ import {
 import { TokenBuckets } from './token-bucket';
 
 const PRUNE_INTERVAL_MS = 60_000;
+const silentLogger = createLogger('silent');
 
 /** Single-node store: every tap is one atomic statement on Postgres, rates are kept in memory. */
 export class PostgresGameStore implements GameStore {
   private readonly buckets: TokenBuckets;
   private readonly pruner: NodeJS.Timeout;
+  /** The suspicion signals, in memory between writes (this store runs on one node). */
+  private readonly recorder: SignalBuffer | null;
 
   constructor(
     private readonly repo: GameRepository,
@@ -22,9 +27,12 @@ export class PostgresGameStore implements GameStore {
     /** Told of every change the boards show (the push claims count them). */
     private readonly onChange: () => void = () => undefined,
     private readonly signals: SignalSettings = SIGNALS_OFF,
+    logger: Logger = silentLogger,
   ) {
     this.buckets = new TokenBuckets(rateLimit);
     this.pruner = setInterval(() => this.buckets.prune(), PRUNE_INTERVAL_MS).unref();
+    this.recorder = signals.enabled ? new SignalBuffer(repo, signals.pauseMs, logger) : null;
+    this.recorder?.start(signals.writeIntervalMs);
   }
 
   async createUser(username: string, country: string, network: string | null) {
@@ -63,14 +71,11 @@ export class PostgresGameStore implements GameStore {
     }
     if (seq > 0 && seq <= state.lastSeq) return this.replay(userId, sessionId, count);
     if (!this.buckets.take(userId, count)) {
-      if (this.signals.enabled) await this.repo.addRefused(userId, count, this.signals.now());
+      this.recorder?.refused(userId, count, this.signals.now());
       return { kind: 'rate-limited' };
     }
-    const clock = this.signals.enabled
-      ? { now: this.signals.now(), pauseMs: this.signals.pauseMs }
-      : undefined;
     const result = await this.repo
-      .addTaps(userId, sessionId, count, seq, clock)
+      .addTaps(userId, sessionId, count, seq)
       .catch((error: unknown) => {
         this.buckets.refund(userId, count);
         throw error;
@@ -81,6 +86,7 @@ export class PostgresGameStore implements GameStore {
       return this.replay(userId, sessionId, count);
     }
     this.onChange();
+    this.recorder?.counted(userId, count, this.signals.now());
     const { user, session, lastSeq } = result;
     return { kind: 'ok', accepted: count, user, session, seq: lastSeq, durableSeq: lastSeq };
   }
@@ -119,6 +125,7 @@ export class PostgresGameStore implements GameStore {
 
   async close() {
     clearInterval(this.pruner);
+    await this.recorder?.close();
   }
 
   /** Answers a re-sent batch with the current totals, counting nothing. */

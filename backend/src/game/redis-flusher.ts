@@ -3,11 +3,11 @@ import type { Result } from 'ioredis';
 import type { Metrics } from '../core/metrics';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
-import { SIGNAL_FIELDS } from './redis-scripts';
+import { SIGNAL_FIELDS, type SignalField } from './redis-scripts';
 import { SESSION_IDLE_TTL_S } from './redis-rebuild';
 import type { DaySignals, FlushedTotals, GameRepository } from './repository';
 
-const USER_FIELDS = ['points', 'taps', ...SIGNAL_FIELDS];
+const USER_FIELDS = ['points', 'taps', 'sig'];
 
 // KEYS 1-3: dirty users, sessions, countries; 4-6: one flusher's taken users, sessions, countries.
 const RETURN_TAKEN = `
@@ -25,7 +25,7 @@ end
  * Puts back what this flusher took and did not write, takes every dirty id and answers their
  * totals, all in one step: the figures are one cut of the game (no tap counted in part of them),
  * so the session batch numbers written with them say exactly which batches Postgres holds.
- * Answers flat lists: users (id, points, taps, then SIGNAL_FIELDS, '' when unset), sessions (id, points, taps, seq), countries
+ * Answers flat lists: users (id, points, taps, signals: '' when none), sessions (id, points, taps, seq), countries
  * (country, points, taps), and the generation of the counters.
  */
 const TAKE_SCRIPT = `${RETURN_TAKEN}
@@ -217,8 +217,8 @@ function parseTotals(users: string[], sessions: string[], countries: string[]): 
       points: Number(points),
       taps: Number(taps),
     })),
-    signals: userRows.flatMap(([id, , , ...fields]) => {
-      const signals = daySignals(id, fields);
+    signals: userRows.flatMap(([id, , , packed]) => {
+      const signals = daySignals(id, packed);
       return signals ? [signals] : [];
     }),
     sessions: rows(sessions, 4, ([id, points, taps, seq]) => ({
@@ -235,25 +235,21 @@ function parseTotals(users: string[], sessions: string[], countries: string[]): 
   };
 }
 
-/** A player's day of signals from their hash's SIGNAL_FIELDS; null when none are recorded. */
-function daySignals(userId: string, fields: string[]): DaySignals | null {
-  const [sd, st, sr, sb, sm, sv, gn, gm, gv, sa, sg, ss, sl] = fields;
-  if (sd === '') return null;
-  const time = (value: string) => (value === '' ? null : Math.round(Number(value)));
+/** A player's day of signals from their hash's packed field (see SIGNAL_FIELDS); null when none. */
+function daySignals(userId: string, packed: string): DaySignals | null {
+  const values = packed.split(',').map(Number);
+  if (values.length !== SIGNAL_FIELDS.length || values.some(Number.isNaN)) return null;
+  const v = Object.fromEntries(SIGNAL_FIELDS.map((field, i) => [field, values[i]])) as Record<
+    SignalField,
+    number
+  >;
+  const time = (ms: number) => (ms > 0 ? Math.round(ms) : null);
   return {
     userId,
-    day: Number(sd),
-    taps: Number(st),
-    refused: Number(sr),
-    batches: Number(sb),
-    sizeMean: Number(sm),
-    sizeM2: Number(sv),
-    gapN: Number(gn),
-    gapMean: Number(gm),
-    gapM2: Number(gv),
-    activeMs: Math.round(Number(sa)),
-    longestMs: Math.round(Number(sg)),
-    streakStartMs: time(ss),
-    lastMs: time(sl),
+    ...v,
+    activeMs: Math.round(v.activeMs),
+    longestMs: Math.round(v.longestMs),
+    streakStartMs: time(v.streakStartMs),
+    lastMs: time(v.lastMs),
   };
 }

@@ -6,27 +6,29 @@ import type { TapOutcome } from './store';
  */
 
 /**
- * The suspicion signals of a player's day, kept in their hash beside the counters: day (days
- * since 1970, UTC), taps, refused taps, batches, the running mean and squared deviations of batch
- * sizes (Welford), of the gaps between batches within a streak (count, mean, squared deviations),
- * active time, longest streak, the streak's start and the last batch (epoch ms).
+ * The suspicion signals of a player's day, kept in their hash beside the counters as one field,
+ * `sig`: comma-separated numbers in this order (one field to read and write keeps the tap script's
+ * extra work small). Day: days since 1970 (UTC); then taps, refused taps, batches, the running mean
+ * and squared deviations of batch sizes (Welford), the count, mean and squared deviations of the
+ * gaps between batches within a streak, active time, the longest streak, the streak's start and
+ * the last batch (epoch ms; 0: none yet).
  */
 export const SIGNAL_FIELDS = [
-  'sd',
-  'st',
-  'sr',
-  'sb',
-  'sm',
-  'sv',
-  'gn',
-  'gm',
-  'gv',
-  'sa',
-  'sg',
-  'ss',
-  'sl',
+  'day',
+  'taps',
+  'refused',
+  'batches',
+  'sizeMean',
+  'sizeM2',
+  'gapN',
+  'gapMean',
+  'gapM2',
+  'activeMs',
+  'longestMs',
+  'streakStartMs',
+  'lastMs',
 ] as const;
-const LUA_SIGNAL_FIELDS = `{${SIGNAL_FIELDS.map((field) => `'${field}'`).join(', ')}}`;
+export type SignalField = (typeof SIGNAL_FIELDS)[number];
 
 /**
  * Counts the tap batches of many players in one step.
@@ -36,7 +38,7 @@ const LUA_SIGNAL_FIELDS = `{${SIGNAL_FIELDS.map((field) => `'${field}'`).join(',
  *       5 the longest gap within a streak (ms); then for each batch userId, sessionId, count,
  *       seq (0: none), after (the highest number its client holds an answer for; 0: none).
  * The rate bucket of a player lives in their hash (tokens, at), with their frozen flag and the
- * day's signals (SIGNAL_FIELDS); a session's hash keeps the last counted batch number (seq) and
+ * day's signals (sig, see SIGNAL_FIELDS); a session's hash keeps the last counted batch number (seq) and
  * the last one the flusher wrote to Postgres (durable). A player refused by the rate cap is marked
  * dirty for their signals, without a board version. Answers one reply per batch.
  */
@@ -49,44 +51,38 @@ local burst = tonumber(ARGV[2])
 local signals = ARGV[3] == '1'
 local now, pause = tonumber(ARGV[4]), tonumber(ARGV[5])
 local day = math.floor(now / 86400000)
-local SIGNALS = ${LUA_SIGNAL_FIELDS}
 local fields = {'username', 'country', 'points', 'taps', 'tokens', 'at', 'frozen'}
-if signals then for _, field in ipairs(SIGNALS) do fields[#fields + 1] = field end end
+if signals then fields[8] = 'sig' end
+-- Positions in a signals list (see SIGNAL_FIELDS).
+local DAY, TAPS, REFUSED, BATCHES, SIZE_MEAN, SIZE_M2, GAP_N, GAP_MEAN, GAP_M2 = 1, 2, 3, 4, 5, 6, 7, 8, 9
+local ACTIVE, LONGEST, STREAK_START, LAST = 10, 11, 12, 13
 
--- The day's signals from a user hash reply (after its first 7 fields): zeros on a new day.
-local function readSignals(u)
-  local s = {}
-  local today = tonumber(u[8]) == day
-  for j = 2, #SIGNALS do s[SIGNALS[j]] = today and tonumber(u[7 + j]) or nil end
-  for _, field in ipairs({'st', 'sr', 'sb', 'sm', 'sv', 'gn', 'gm', 'gv', 'sa', 'sg'}) do
-    s[field] = s[field] or 0
-  end
-  return s
-end
-local function writeSignals(key, s)
-  redis.call('HSET', key, 'sd', day, 'st', s.st, 'sr', s.sr, 'sb', s.sb, 'sm', tostring(s.sm),
-    'sv', tostring(s.sv), 'gn', s.gn, 'gm', tostring(s.gm), 'gv', tostring(s.gv), 'sa', s.sa,
-    'sg', s.sg, 'ss', s.ss or '', 'sl', s.sl or '')
+-- The day's signals from the packed field: zeros on a new day.
+local function readSignals(packed)
+  local v = {}
+  if packed then for n in string.gmatch(packed, '[^,]+') do v[#v + 1] = tonumber(n) end end
+  if v[DAY] ~= day or #v ~= LAST then v = {day, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0} end
+  return v
 end
 -- A counted batch: its size, and within a streak its gap, enter the running means.
-local function countBatch(s, count)
-  s.st = s.st + count
-  s.sb = s.sb + 1
-  local d = count - s.sm
-  s.sm = s.sm + d / s.sb
-  s.sv = s.sv + d * (count - s.sm)
-  if s.sl and now - s.sl <= pause then
-    local g = math.max(0, now - s.sl)
-    s.sa = s.sa + g
-    s.gn = s.gn + 1
-    local e = g - s.gm
-    s.gm = s.gm + e / s.gn
-    s.gv = s.gv + e * (g - s.gm)
-    s.sg = math.max(s.sg, now - s.ss)
+local function countBatch(v, count)
+  v[TAPS] = v[TAPS] + count
+  v[BATCHES] = v[BATCHES] + 1
+  local d = count - v[SIZE_MEAN]
+  v[SIZE_MEAN] = v[SIZE_MEAN] + d / v[BATCHES]
+  v[SIZE_M2] = v[SIZE_M2] + d * (count - v[SIZE_MEAN])
+  if v[LAST] > 0 and now - v[LAST] <= pause then
+    local g = math.max(0, now - v[LAST])
+    v[ACTIVE] = v[ACTIVE] + g
+    v[GAP_N] = v[GAP_N] + 1
+    local e = g - v[GAP_MEAN]
+    v[GAP_MEAN] = v[GAP_MEAN] + e / v[GAP_N]
+    v[GAP_M2] = v[GAP_M2] + e * (g - v[GAP_MEAN])
+    v[LONGEST] = math.max(v[LONGEST], now - v[STREAK_START])
   else
-    s.ss = now
+    v[STREAK_START] = now
   end
-  s.sl = math.max(s.sl or now, now)
+  v[LAST] = math.max(v[LAST], now)
 end
 
 local replies, dirtyUsers, dirtySessions, countryTaps, refusedUsers = {}, {}, {}, {}, {}
@@ -111,22 +107,24 @@ for i = 1, (#KEYS - 8) / 2 do
     local at = tonumber(u[6]) or clock
     local tokens = math.min(burst, (tonumber(u[5]) or burst) + math.max(0, clock - at) * rate / 1000)
     if tokens < count then
-      redis.call('HSET', userKey, 'tokens', tostring(tokens), 'at', tostring(clock))
       if signals then
-        local signal = readSignals(u)
-        signal.sr = signal.sr + count
-        writeSignals(userKey, signal)
+        local v = readSignals(u[8])
+        v[REFUSED] = v[REFUSED] + count
+        redis.call('HSET', userKey, 'tokens', tostring(tokens), 'at', tostring(clock), 'sig', table.concat(v, ','))
         refusedUsers[#refusedUsers + 1] = userId
+      else
+        redis.call('HSET', userKey, 'tokens', tostring(tokens), 'at', tostring(clock))
       end
       replies[i] = {'rate-limited'}
     else
       local points, taps = tonumber(u[3]) + count, tonumber(u[4]) + count
       local sessionPoints, sessionTaps = tonumber(s[3]) + count, tonumber(s[4]) + count
-      redis.call('HSET', userKey, 'points', points, 'taps', taps, 'tokens', tostring(tokens - count), 'at', tostring(clock))
       if signals then
-        local signal = readSignals(u)
-        countBatch(signal, count)
-        writeSignals(userKey, signal)
+        local v = readSignals(u[8])
+        countBatch(v, count)
+        redis.call('HSET', userKey, 'points', points, 'taps', taps, 'tokens', tostring(tokens - count), 'at', tostring(clock), 'sig', table.concat(v, ','))
+      else
+        redis.call('HSET', userKey, 'points', points, 'taps', taps, 'tokens', tostring(tokens - count), 'at', tostring(clock))
       end
       if seq > 0 then
         redis.call('HSET', sessionKey, 'points', sessionPoints, 'taps', sessionTaps, 'seq', seq)

@@ -26,12 +26,6 @@ export interface DaySignals {
   lastMs: number | null;
 }
 
-/** How a counted batch updates the day's signals: the time it arrived, and the longest gap within a streak. */
-export interface SignalClock {
-  now: number;
-  pauseMs: number;
-}
-
 export interface FlushedTotals {
   users: { id: string; points: number; taps: number }[];
   sessions: { id: string; points: number; taps: number; seq: number }[];
@@ -39,32 +33,10 @@ export interface FlushedTotals {
   signals: DaySignals[];
 }
 
-/**
- * The day's signals after one counted batch of `$3` taps at `$5` (epoch ms), `$6` the pause: the
- * size and, within a streak, the interval enter their running means (Welford); a gap longer than
- * the pause starts a new streak. Every expression reads the row as it was before the batch.
- */
-const COUNT_BATCH_SIGNALS = `
-  INSERT INTO game_player_days AS d
-         (user_id, day, taps, batches, size_mean, streak_start_ms, last_ms)
-  SELECT id, (to_timestamp($5::bigint / 1000.0) AT TIME ZONE 'UTC')::date, $3, 1, $3, $5, $5 FROM u
-  ON CONFLICT (user_id, day) DO UPDATE SET
-    taps = d.taps + $3,
-    batches = d.batches + 1,
-    size_mean = d.size_mean + ($3 - d.size_mean) / (d.batches + 1),
-    size_m2 = d.size_m2 + ($3 - d.size_mean) * ($3 - d.size_mean - ($3 - d.size_mean) / (d.batches + 1)),
-    gap_n = d.gap_n + (d.last_ms IS NOT NULL AND $5 - d.last_ms <= $6)::int,
-    gap_mean = CASE WHEN $5 - d.last_ms <= $6
-      THEN d.gap_mean + (greatest($5 - d.last_ms, 0) - d.gap_mean) / (d.gap_n + 1) ELSE d.gap_mean END,
-    gap_m2 = CASE WHEN $5 - d.last_ms <= $6
-      THEN d.gap_m2 + (greatest($5 - d.last_ms, 0) - d.gap_mean)
-        * (greatest($5 - d.last_ms, 0) - d.gap_mean - (greatest($5 - d.last_ms, 0) - d.gap_mean) / (d.gap_n + 1))
-      ELSE d.gap_m2 END,
-    active_ms = d.active_ms + CASE WHEN $5 - d.last_ms <= $6 THEN greatest($5 - d.last_ms, 0) ELSE 0 END,
-    streak_start_ms = CASE WHEN $5 - d.last_ms <= $6 THEN d.streak_start_ms ELSE $5 END,
-    longest_ms = greatest(d.longest_ms,
-      CASE WHEN $5 - d.last_ms <= $6 THEN $5 - d.streak_start_ms ELSE 0 END),
-    last_ms = greatest(d.last_ms, $5)`;
+/** The columns of DaySignals rows sent as JSON. */
+const SIGNAL_COLUMNS = `"userId" uuid, day int, taps bigint, refused bigint, batches int,
+  "sizeMean" float8, "sizeM2" float8, "gapN" int, "gapMean" float8, "gapM2" float8,
+  "activeMs" bigint, "longestMs" bigint, "streakStartMs" bigint, "lastMs" bigint`;
 
 /** Players off the boards: frozen by an operator. */
 const ON_BOARD = 'frozen_at IS NULL';
@@ -166,15 +138,13 @@ export class GameRepository {
   /**
    * Adds a batch of taps to the session, its player and the player's country in one statement.
    * A batch numbered `seq` (0: none) counts only above the session's last one; null otherwise.
-   * Answers the session's last batch number with the new totals. With a signal clock, the day's
-   * signals of the player are updated in the same statement.
+   * Answers the session's last batch number with the new totals.
    */
   async addTaps(
     userId: string,
     sessionId: string,
     count: number,
     seq: number,
-    signals?: SignalClock,
   ): Promise<{ user: GameUser; session: GameSession; lastSeq: number } | null> {
     const { rows } = await this.db.query<{
       user: GameUser;
@@ -199,25 +169,48 @@ export class GameRepository {
             SET total_points = gc.total_points + EXCLUDED.total_points,
                 total_taps = gc.total_taps + EXCLUDED.total_taps,
                 updated_at = now()
-       )${signals ? `, d AS (${COUNT_BATCH_SIGNALS})` : ''}
+       )
        SELECT row_to_json(u) AS user, s.last_seq AS "lastSeq",
               json_build_object('id', s.id, 'userId', s."userId",
                 'sessionPoints', s."sessionPoints", 'sessionTaps', s."sessionTaps") AS session
          FROM u, s`,
-      signals
-        ? [userId, sessionId, count, seq, signals.now, signals.pauseMs]
-        : [userId, sessionId, count, seq],
+      [userId, sessionId, count, seq],
     );
     return rows[0] ?? null;
   }
 
-  /** Adds taps the rate cap refused to the player's day. */
-  async addRefused(userId: string, count: number, now: number): Promise<void> {
+  /**
+   * Adds what players' days gained (kept in memory by the single-node store) to their rows: counts
+   * add up, the running means and squared deviations merge (the parallel form of Welford's method),
+   * the longest streak and the last batch keep the larger.
+   */
+  async mergeSignals(gains: DaySignals[]): Promise<void> {
+    const merged = (n: string, mean: string, m2: string) => `
+      ${n} = d.${n} + EXCLUDED.${n},
+      ${mean} = CASE WHEN d.${n} + EXCLUDED.${n} = 0 THEN 0
+        ELSE d.${mean} + (EXCLUDED.${mean} - d.${mean}) * EXCLUDED.${n} / (d.${n} + EXCLUDED.${n}) END,
+      ${m2} = d.${m2} + EXCLUDED.${m2} + CASE WHEN d.${n} + EXCLUDED.${n} = 0 THEN 0
+        ELSE (EXCLUDED.${mean} - d.${mean}) ^ 2 * d.${n}::float8 * EXCLUDED.${n}
+             / (d.${n} + EXCLUDED.${n}) END`;
     await this.db.query(
-      `INSERT INTO game_player_days AS d (user_id, day, refused)
-       VALUES ($1, (to_timestamp($3::bigint / 1000.0) AT TIME ZONE 'UTC')::date, $2)
-       ON CONFLICT (user_id, day) DO UPDATE SET refused = d.refused + $2`,
-      [userId, count, now],
+      `INSERT INTO game_player_days AS d
+              (user_id, day, taps, refused, batches, size_mean, size_m2, gap_n, gap_mean, gap_m2,
+               active_ms, longest_ms, streak_start_ms, last_ms)
+       SELECT v."userId", date '1970-01-01' + v.day, v.taps, v.refused, v.batches, v."sizeMean",
+              v."sizeM2", v."gapN", v."gapMean", v."gapM2", v."activeMs", v."longestMs",
+              v."streakStartMs", v."lastMs"
+         FROM jsonb_to_recordset($1::jsonb) AS v(${SIGNAL_COLUMNS})
+        WHERE EXISTS (SELECT 1 FROM game_users WHERE id = v."userId")
+       ON CONFLICT (user_id, day) DO UPDATE SET
+         taps = d.taps + EXCLUDED.taps,
+         refused = d.refused + EXCLUDED.refused,
+         ${merged('batches', 'size_mean', 'size_m2')},
+         ${merged('gap_n', 'gap_mean', 'gap_m2')},
+         active_ms = d.active_ms + EXCLUDED.active_ms,
+         longest_ms = greatest(d.longest_ms, EXCLUDED.longest_ms),
+         streak_start_ms = coalesce(EXCLUDED.streak_start_ms, d.streak_start_ms),
+         last_ms = greatest(d.last_ms, EXCLUDED.last_ms)`,
+      [JSON.stringify(gains)],
     );
   }
 
@@ -333,10 +326,7 @@ export class GameRepository {
          SELECT v."userId", date '1970-01-01' + v.day, v.taps, v.refused, v.batches, v."sizeMean",
                 v."sizeM2", v."gapN", v."gapMean", v."gapM2", v."activeMs", v."longestMs",
                 v."streakStartMs", v."lastMs"
-           FROM jsonb_to_recordset($12::jsonb) AS v("userId" uuid, day int, taps bigint,
-                refused bigint, batches int, "sizeMean" float8, "sizeM2" float8, "gapN" int,
-                "gapMean" float8, "gapM2" float8, "activeMs" bigint, "longestMs" bigint,
-                "streakStartMs" bigint, "lastMs" bigint)
+           FROM jsonb_to_recordset($12::jsonb) AS v(${SIGNAL_COLUMNS})
           WHERE EXISTS (SELECT 1 FROM gen)
             AND EXISTS (SELECT 1 FROM game_users WHERE id = v."userId")
          ON CONFLICT (user_id, day) DO UPDATE

@@ -71,9 +71,16 @@ export interface SignalSettings {
   enabled: boolean;
   now: () => number;
   pauseMs: number;
+  /** How often signals kept in memory (the single-node store) are written to Postgres. */
+  writeIntervalMs: number;
 }
 
-export const SIGNALS_OFF: SignalSettings = { enabled: false, now: Date.now, pauseMs: 0 };
+export const SIGNALS_OFF: SignalSettings = {
+  enabled: false,
+  now: Date.now,
+  pauseMs: 0,
+  writeIntervalMs: 1000,
+};
 
 export interface RateLimit {
   perSecond: number;

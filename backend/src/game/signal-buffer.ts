@@ -1,0 +1,170 @@
+import type { Logger } from '../core/logger';
+import type { DaySignals, GameRepository } from './repository';
+
+const DAY_MS = 86_400_000;
+
+/** A running mean and sum of squared deviations (Welford), mergeable with another (Chan et al.). */
+interface Moments {
+  n: number;
+  mean: number;
+  m2: number;
+}
+
+/** What a player's day gained since the last write, and where their streak stands. */
+interface Pending {
+  userId: string;
+  day: number;
+  taps: number;
+  refused: number;
+  sizes: Moments;
+  gaps: Moments;
+  activeMs: number;
+}
+
+interface Streak {
+  day: number;
+  startMs: number;
+  lastMs: number;
+  longestMs: number;
+}
+
+const none = (): Moments => ({ n: 0, mean: 0, m2: 0 });
+
+function add(moments: Moments, x: number): void {
+  moments.n += 1;
+  const d = x - moments.mean;
+  moments.mean += d / moments.n;
+  moments.m2 += d * (x - moments.mean);
+}
+
+/**
+ * The suspicion signals of the single-node store (Postgres, no Redis), kept in memory between
+ * writes: the tap path only adds to a few numbers, and every `intervalMs` one statement merges
+ * what each player's day gained into Postgres, as the Redis store's flusher writes its own. The
+ * streak of each player (their last batch) stays in memory across writes, so no gap is lost at a
+ * write; a restart starts new streaks. Figures follow the Redis tap script's exactly.
+ */
+export class SignalBuffer {
+  private pending = new Map<string, Pending>();
+  private readonly streaks = new Map<string, Streak>();
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+
+  constructor(
+    private readonly repo: GameRepository,
+    private readonly pauseMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => {
+      this.write().catch((err: unknown) => this.logger.error({ err }, 'game signals write failed'));
+    }, intervalMs).unref();
+  }
+
+  /** A counted batch of `count` taps at `now` (epoch ms). */
+  counted(userId: string, count: number, now: number): void {
+    const day = Math.floor(now / DAY_MS);
+    const entry = this.entry(userId, day);
+    entry.taps += count;
+    add(entry.sizes, count);
+    let streak = this.streaks.get(userId);
+    if (streak && streak.day === day && now - streak.lastMs <= this.pauseMs) {
+      const gap = Math.max(0, now - streak.lastMs);
+      entry.activeMs += gap;
+      add(entry.gaps, gap);
+      streak.longestMs = Math.max(streak.longestMs, now - streak.startMs);
+      streak.lastMs = Math.max(streak.lastMs, now);
+    } else {
+      const longestMs = streak?.day === day ? streak.longestMs : 0;
+      streak = { day, startMs: now, lastMs: now, longestMs };
+      this.streaks.set(userId, streak);
+    }
+  }
+
+  /** A batch of `count` taps the rate cap refused at `now`. */
+  refused(userId: string, count: number, now: number): void {
+    this.entry(userId, Math.floor(now / DAY_MS)).refused += count;
+  }
+
+  /** Merges what was gained since the last write into Postgres; kept for the next one on failure. */
+  write(): Promise<void> {
+    this.writing ??= this.writeOnce().finally(() => {
+      this.writing = undefined;
+    });
+    return this.writing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.writing?.catch(() => undefined);
+    await this.write();
+  }
+
+  private async writeOnce(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const taken = this.pending;
+    this.pending = new Map();
+    const rows: DaySignals[] = [...taken.values()].map((entry) => {
+      const streak = this.streaks.get(entry.userId);
+      const today = streak?.day === entry.day ? streak : undefined;
+      return {
+        userId: entry.userId,
+        day: entry.day,
+        taps: entry.taps,
+        refused: entry.refused,
+        batches: entry.sizes.n,
+        sizeMean: entry.sizes.mean,
+        sizeM2: entry.sizes.m2,
+        gapN: entry.gaps.n,
+        gapMean: entry.gaps.mean,
+        gapM2: entry.gaps.m2,
+        activeMs: entry.activeMs,
+        longestMs: today?.longestMs ?? 0,
+        streakStartMs: today?.startMs ?? null,
+        lastMs: today?.lastMs ?? null,
+      };
+    });
+    try {
+      await this.repo.mergeSignals(rows);
+    } catch (error) {
+      for (const entry of taken.values()) this.putBack(entry);
+      throw error;
+    }
+    // Streaks of past days are done with.
+    const day = Math.max(...rows.map((row) => row.day));
+    for (const [userId, streak] of this.streaks) if (streak.day < day) this.streaks.delete(userId);
+  }
+
+  private entry(userId: string, day: number): Pending {
+    const key = `${userId}:${day}`;
+    let entry = this.pending.get(key);
+    if (!entry) {
+      entry = { userId, day, taps: 0, refused: 0, sizes: none(), gaps: none(), activeMs: 0 };
+      this.pending.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Merges a failed write's gains into what came since. */
+  private putBack(old: Pending): void {
+    const entry = this.entry(old.userId, old.day);
+    entry.taps += old.taps;
+    entry.refused += old.refused;
+    entry.activeMs += old.activeMs;
+    entry.sizes = merge(old.sizes, entry.sizes);
+    entry.gaps = merge(old.gaps, entry.gaps);
+  }
+}
+
+/** Two sets of moments as one (the parallel form of Welford's method). */
+export function merge(a: Moments, b: Moments): Moments {
+  const n = a.n + b.n;
+  if (n === 0) return none();
+  const delta = b.mean - a.mean;
+  return {
+    n,
+    mean: a.mean + (delta * b.n) / n,
+    m2: a.m2 + b.m2 + (delta * delta * a.n * b.n) / n,
+  };
+}
