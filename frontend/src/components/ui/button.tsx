@@ -9,7 +9,7 @@ export const buttonVariants = cva(
     variants: {
       variant: {
         default: 'bg-amber-400 text-slate-950 hover:bg-amber-300',
-        destructive: 'bg-red-600 text-white hover:bg-red-500',
+        destructive: 'bg-red-600 text-white hover:bg-red-700',
         outline: 'border border-slate-600 bg-transparent text-slate-100 hover:bg-slate-800',
         secondary: 'bg-slate-800 text-slate-100 hover:bg-slate-700',
         ghost: 'text-slate-200 hover:bg-slate-800',

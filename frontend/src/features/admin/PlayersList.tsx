@@ -10,7 +10,7 @@ function PlayerLink({ player }: { player: OperatorPlayer }) {
     <Link
       to={`/admin/players/${encodeURIComponent(player.id)}`}
       state={{ back: `${location.pathname}${location.search}` }}
-      className="rounded font-bold break-all text-amber-200 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-300"
+      className="rounded font-bold break-words text-amber-200 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-300"
     >
       @{player.username}
     </Link>

@@ -79,7 +79,9 @@ function activeChart(days: PlayerDay[]): SignalChart {
         values: days.map((d) => d.longestStreakSeconds / HOUR),
       },
     ],
-    tick: (hours) => `${Math.round(hours * 10) / 10} h`,
+    // Under an hour in minutes: tenths of an hour would label small ticks alike (0 h, 0 h).
+    tick: (hours) =>
+      hours < 1 ? `${Math.round(hours * 60)} min` : `${Math.round(hours * 10) / 10} h`,
     summary: top
       ? `Active time per day over ${days.length} days: the most, ${duration(top.activeSeconds)}, on ${dayLabel(top.day)}; ` +
         `the longest run without a pause, ${duration(run?.longestStreakSeconds ?? 0)}.`
