@@ -1,18 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import { Keypair } from '@solana/web3.js';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../backend/test-support';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
-import { chromiumPath, launch, screenshotPath } from './browser';
-import { openPage, photo, seedSite, type SeededSite } from './seed';
+import { chromiumPath, screenshotPath } from './browser';
+import { photo } from './seed';
+import { adminTabs, seededSuite, until } from './setup';
 
 const executable = chromiumPath();
 /** A phone and a desktop. */
 const WIDTHS = [360, 1280];
-
-/** Waits for a value (the server and the browser share two cores with other work). */
-const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
 
 /** axe-core's whole rule set (WCAG A and AA, and its best practices) finds nothing. */
 async function expectNoViolations(page: Page, what: string) {
@@ -56,55 +53,34 @@ async function tabThrough(page: Page, presses: number) {
 }
 
 describe.runIf(executable)('accessibility: axe finds nothing on every screen and dialog', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let site: SeededSite;
-  let context: BrowserContext | undefined;
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launch(executable!);
-    site = await seedSite(server, browser);
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const open = async (width: number, as: 'member' | 'visitor' = 'member') => {
-    const opened = await openPage(browser, width, as === 'member' ? site.member : undefined);
-    context = opened.context;
-    return opened.page;
-  };
+  const suite = seededSuite(executable!);
+  const { open } = suite;
 
   describe.each(WIDTHS)('at %i px wide', (width) => {
     it('the landing page, the 404 page and the event leaderboard', async () => {
       const page = await open(width, 'visitor');
-      await page.goto(site.url);
+      await page.goto('/');
       await until(() => page.getByRole('link', { name: 'Play the game' }).isVisible()).toBe(true);
       await expectNoViolations(page, 'landing');
-      await page.goto(`${site.url}/no/such/page`);
+      await page.goto('/no/such/page');
       await until(() => page.getByRole('heading', { name: 'Page Not Found' }).isVisible()).toBe(
         true,
       );
       await expectNoViolations(page, '404');
-      await page.goto(`${site.url}/leaderboard`);
+      await page.goto('/leaderboard');
       await until(() => page.getByTestId('board-row').first().isVisible()).toBe(true);
       await expectNoViolations(page, 'leaderboard');
     });
 
     it('the game, with and without its welcome dialog', async () => {
       let page = await open(width, 'visitor');
-      await page.goto(`${site.url}/play`);
+      await page.goto('/play');
       await until(() => page.getByRole('dialog').isVisible()).toBe(true);
       await expectNoViolations(page, 'welcome dialog');
-      await context!.close();
+      await page.context().close();
 
       page = await open(width);
-      await page.goto(`${site.url}/play`);
+      await page.goto('/play');
       await until(() => page.getByTestId('stat-Rank').textContent()).toMatch(/^#\d+$/);
       expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
       await expectNoViolations(page, 'game');
@@ -112,7 +88,7 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
 
     it('LOLGram: each tab, and the edit profile and report dialogs', async () => {
       const page = await open(width);
-      await page.goto(`${site.url}/lolgram`);
+      await page.goto('/lolgram');
       await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
       await until(() => page.getByRole('article').first().isVisible()).toBe(true);
       await expectNoViolations(page, 'feed');
@@ -141,7 +117,7 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
 
     it('LOLGram: the create post and crop dialogs', async () => {
       const page = await open(width);
-      await page.goto(`${site.url}/lolgram`);
+      await page.goto('/lolgram');
       await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
       const create = page.getByRole('button', { name: 'Create post' });
       await create.click();
@@ -163,7 +139,7 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
     it('LOLGram for a visitor: the auth dialog and the wallet chooser', async () => {
       const page = await open(width, 'visitor');
       await page.addInitScript({ content: testWalletScript(Keypair.generate().secretKey) });
-      await page.goto(`${site.url}/lolgram`);
+      await page.goto('/lolgram');
       const login = page.getByRole('button', { name: 'Login / Sign Up' }).first();
       await login.click();
       await until(() => page.getByRole('dialog').isVisible()).toBe(true);
@@ -186,26 +162,50 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
       await expectFocusReturns(page, select);
     });
 
-    it('a public profile and the admin dashboard with each tab', async () => {
+    it('a public profile, a post opened from its grid, and the admin dashboard with each tab', async () => {
       const page = await open(width);
-      await page.goto(`${site.url}/lolgram/${site.author}`);
+      const { author, post } = suite.site;
+      await page.goto(`/lolgram/${author}`);
       await until(() => page.getByRole('button', { name: 'Follow' }).isVisible()).toBe(true);
       await expectNoViolations(page, 'public profile');
 
-      await page.goto(`${site.url}/admin`);
+      await page.getByRole('link', { name: post.caption }).click();
+      await until(() => new URL(page.url()).pathname).toBe(`/lolgram/p/${post.id}`);
+      const card = page.getByRole('article', { name: `Post by ${author}` });
+      await until(() => card.getByRole('button', { name: 'LOL' }).isVisible()).toBe(true);
+      await until(() => card.getByText(post.caption).isVisible()).toBe(true);
+      await expectNoViolations(page, 'post page');
+
+      await page.goto('/admin');
       await until(() => page.getByRole('heading', { name: 'Admin Dashboard' }).isVisible()).toBe(
         true,
       );
-      for (const [tab, ready] of [
-        ['Overview', page.getByText('System Health')],
-        ['Content Moderation', page.getByTestId('queue-item').first()],
-        ['Analytics', page.getByText('Engagement Metrics')],
-        ['Reports', page.getByText('Reports by reason')],
-      ] as const) {
+      for (const [tab, ready] of adminTabs(page)) {
         await page.getByRole('tab', { name: tab }).click();
         await until(() => ready.isVisible()).toBe(true);
         await expectNoViolations(page, `admin: ${tab}`);
       }
+    });
+
+    it("a game player's page and its freeze dialog, with and without an error", async () => {
+      const page = await open(width);
+      const { player } = suite.site;
+      await page.goto(`/admin/players/${player.id}`);
+      await until(() =>
+        page.getByRole('heading', { level: 1, name: `@${player.username}` }).isVisible(),
+      ).toBe(true);
+      await until(() => page.locator('figure canvas').count()).toBe(3);
+      await expectNoViolations(page, 'player page');
+
+      const freeze = page.getByRole('button', { name: 'Freeze', exact: true });
+      await freeze.click();
+      const dialog = page.getByRole('dialog', { name: `Freeze @${player.username}?` });
+      await until(() => dialog.isVisible()).toBe(true);
+      await expectNoViolations(page, 'freeze dialog');
+      await dialog.getByRole('button', { name: 'Freeze player' }).click();
+      await until(() => dialog.getByRole('alert').textContent()).toBe('Give a reason');
+      await expectNoViolations(page, 'freeze dialog with an error');
+      await expectFocusReturns(page, freeze);
     });
   });
 
@@ -217,7 +217,7 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
       // The overview has no controls: the tab bar and its panel.
       ['/admin', page.getByRole('heading', { name: 'Admin Dashboard' }), 2],
     ] as const) {
-      await page.goto(`${site.url}${path}`);
+      await page.goto(path);
       await until(() => ready.isVisible()).toBe(true);
       const seen = await tabThrough(page, 25);
       expect(seen.length, `${path}: controls the keyboard reached`).toBeGreaterThanOrEqual(least);
@@ -230,10 +230,10 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
 
   it('stills motion for those who ask for less of it', async () => {
     for (const reducedMotion of ['reduce', 'no-preference'] as const) {
-      const context = await browser.newContext({ reducedMotion });
+      const context = await suite.browser.newContext({ reducedMotion });
       try {
         const page = await context.newPage();
-        await page.goto(`${site.url}/leaderboard`);
+        await page.goto(`${suite.site.url}/leaderboard`);
         const live = page.getByRole('status').locator('span').first();
         await until(() => live.isVisible()).toBe(true);
         const seconds = await live.evaluate((el) =>

@@ -1,15 +1,12 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath } from './browser';
-import { PHONE_WIDTHS, SCREEN_SIZES, openPage, photo, seedSite, type SeededSite } from './seed';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumPath, screenshotPath } from './browser';
+import { PHONE_WIDTHS, SCREEN_SIZES, photo } from './seed';
+import { adminTabs, seededSuite, until } from './setup';
 
 const executable = chromiumPath();
 const WIDTHS = [...PHONE_WIDTHS, ...Object.keys(SCREEN_SIZES).map(Number)];
 const isPhone = (width: number) => width < 1024;
-
-/** Waits for a value (the server and the browser share two cores with other work). */
-const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
 
 /**
  * The page is no wider than the screen. `scrollWidth` of the root, not `innerWidth`: an emulated
@@ -52,38 +49,16 @@ async function expectCentred(page: Page, element: Locator) {
 }
 
 describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let site: SeededSite;
-  let context: BrowserContext | undefined;
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launch(executable!);
-    site = await seedSite(server, browser);
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  /** A page of `width` px, signed in as the seeded member unless `visitor`. */
-  const open = async (width: number, as: 'member' | 'visitor' = 'member') => {
-    const opened = await openPage(browser, width, as === 'member' ? site.member : undefined);
-    context = opened.context;
-    return opened.page;
-  };
+  const suite = seededSuite(executable!);
+  const { open } = suite;
 
   describe.each(WIDTHS)('at %i px wide', (width) => {
     it('the landing page and the 404 page', async () => {
       const page = await open(width, 'visitor');
-      await page.goto(site.url);
+      await page.goto('/');
       await until(() => page.getByRole('link', { name: 'Play the game' }).isVisible()).toBe(true);
       await expectFits(page, width, 'landing');
-      await page.goto(`${site.url}/no/such/page`);
+      await page.goto('/no/such/page');
       await until(() => page.getByRole('heading', { name: 'Page Not Found' }).isVisible()).toBe(
         true,
       );
@@ -92,7 +67,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
 
     it('the game with its welcome dialog, centred', async () => {
       const page = await open(width, 'visitor');
-      await page.goto(`${site.url}/play`);
+      await page.goto('/play');
       const dialog = page.getByRole('dialog');
       await until(() => dialog.isVisible()).toBe(true);
       await expectFits(page, width, 'play-welcome', { fullPage: false });
@@ -102,7 +77,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
 
     it('the game of a player: header links named, the contract address shrinks, toasts centred', async () => {
       const page = await open(width);
-      await page.goto(`${site.url}/play`);
+      await page.goto('/play');
       const board = page.getByRole('complementary', { name: 'Leaderboard' });
       await until(() => board.getByText('the_longest_username').isVisible()).toBe(true);
       await until(() => page.getByTestId('stat-Rank').textContent()).toMatch(/^#\d+$/);
@@ -123,7 +98,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
 
     it('the event leaderboard: boards stacked on a phone, side by side on a screen, names whole', async () => {
       const page = await open(width, 'visitor');
-      await page.goto(`${site.url}/leaderboard`);
+      await page.goto('/leaderboard');
       const row = page.getByTestId('board-row').filter({ hasText: 'the_longest_username' });
       await until(() => row.isVisible()).toBe(true);
       await until(() => page.getByRole('status').textContent()).toContain('Live');
@@ -149,7 +124,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
 
     it('LOLGram: the feed, explore, map and profile tabs', async () => {
       const page = await open(width);
-      await page.goto(`${site.url}/lolgram`);
+      await page.goto('/lolgram');
       await until(() => page.getByRole('article').first().isVisible()).toBe(true);
       await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
       await expectFits(page, width, 'lolgram-feed');
@@ -166,7 +141,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
 
     it('LOLGram dialogs: edit profile and report', async () => {
       const page = await open(width);
-      await page.goto(`${site.url}/lolgram?tab=profile`);
+      await page.goto('/lolgram?tab=profile');
       const edit = page.getByRole('button', { name: 'Edit Profile' });
       await until(() => edit.isVisible()).toBe(true);
       await edit.click();
@@ -189,7 +164,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
 
     it('LOLGram: create a post, through the crop dialog, with Share on a 740 px screen', async () => {
       const page = await open(width);
-      await page.goto(`${site.url}/lolgram`);
+      await page.goto('/lolgram');
       await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
       await page.getByRole('button', { name: 'Create post' }).click();
       const dialog = page.getByRole('dialog');
@@ -216,7 +191,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
 
     it('LOLGram for a visitor: the auth dialog', async () => {
       const page = await open(width, 'visitor');
-      await page.goto(`${site.url}/lolgram`);
+      await page.goto('/lolgram');
       await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
       const dialog = page.getByRole('dialog');
       await until(() => dialog.isVisible()).toBe(true);
@@ -226,33 +201,69 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
 
     it('a public profile', async () => {
       const page = await open(width);
-      await page.goto(`${site.url}/lolgram/${site.author}`);
-      await until(() => page.getByRole('heading', { name: `@${site.author}` }).isVisible()).toBe(
-        true,
-      );
+      await page.goto(`/lolgram/${suite.site.author}`);
+      await until(() =>
+        page.getByRole('heading', { name: `@${suite.site.author}` }).isVisible(),
+      ).toBe(true);
       await until(() => page.getByRole('list', { name: 'Posts' }).isVisible()).toBe(true);
       await until(() => page.getByRole('button', { name: 'Follow' }).isVisible()).toBe(true);
       await expectFits(page, width, 'lolgram-public-profile');
     });
 
+    it('a post on its own page, opened from its shared address', async () => {
+      const page = await open(width);
+      const { author, post } = suite.site;
+      await page.goto(`/lolgram/p/${post.id}`);
+      const card = page.getByRole('article', { name: `Post by ${author}` });
+      // Loaded, so that the screenshot shows the post as it is seen, not a grey square.
+      await until(() =>
+        card
+          .getByRole('img', { name: post.caption })
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      ).toBe(true);
+      await until(() => card.getByText(post.caption).isVisible()).toBe(true);
+      // What one comes to a post for is in sight without scrolling.
+      await expectOnScreen(page, page.getByRole('button', { name: 'Back' }));
+      await expectOnScreen(page, card.getByRole('button', { name: 'Post options' }));
+      await expectOnScreen(page, card.getByRole('button', { name: 'LOL' }));
+      await expectFits(page, width, 'lolgram-post');
+    });
+
     it('the admin dashboard with each tab, its tab bar within the screen', async () => {
       const page = await open(width);
-      await page.goto(`${site.url}/admin`);
+      await page.goto('/admin');
       await until(() => page.getByRole('heading', { name: 'Admin Dashboard' }).isVisible()).toBe(
         true,
       );
       const tabs = page.getByRole('tablist');
-      for (const [tab, ready] of [
-        ['Overview', page.getByText('System Health')],
-        ['Content Moderation', page.getByTestId('queue-item').first()],
-        ['Analytics', page.getByText('Engagement Metrics')],
-        ['Reports', page.getByText('Reports by reason')],
-      ] as const) {
+      for (const [tab, ready] of adminTabs(page)) {
         await tabs.getByRole('tab', { name: tab }).click();
         await until(() => ready.isVisible()).toBe(true);
         await expectOnScreen(page, tabs.getByRole('tab', { name: tab }));
         await expectFits(page, width, `admin-${tab.toLowerCase().replace(' ', '-')}`);
       }
+    });
+
+    it("a game player's page for the operators, with its charts and the freeze dialog", async () => {
+      const page = await open(width);
+      const { player } = suite.site;
+      await page.goto(`/admin/players/${player.id}`);
+      const name = page.getByRole('heading', { level: 1, name: `@${player.username}` });
+      await until(() => name.isVisible()).toBe(true);
+      // Drawn, so that the screenshot shows the charts rather than their placeholders.
+      await until(() => page.locator('figure canvas').count()).toBe(3);
+      const freeze = page.getByRole('button', { name: 'Freeze', exact: true });
+      await expectOnScreen(page, freeze);
+      await expectFits(page, width, 'admin-player');
+
+      await freeze.click();
+      const dialog = page.getByRole('dialog', { name: `Freeze @${player.username}?` });
+      await until(() => dialog.isVisible()).toBe(true);
+      await dialog.getByRole('button', { name: 'Freeze player' }).click();
+      await until(() => dialog.getByRole('alert').isVisible()).toBe(true);
+      await expectOnScreen(page, dialog);
+      await expectOnScreen(page, dialog.getByRole('button', { name: 'Freeze player' }));
+      await expectFits(page, width, 'admin-freeze-dialog', { fullPage: false });
     });
   });
 });

@@ -1,17 +1,31 @@
 import sharp from 'sharp';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect, vi } from 'vitest';
 import { createAdmin, type TestServer } from '../backend/test-support';
 
 type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+
+interface SeededPost {
+  id: string;
+  caption: string;
+}
 
 /** What the layout and accessibility suites look at: a site with posts, players and an admin. */
 export interface SeededSite {
   url: string;
   /** An author of posts, for `/lolgram/:username`. */
   author: string;
+  /** The author's first post, which has a location, for `/lolgram/p/:postId`. */
+  post: SeededPost;
   /** Signed in to LOLGram as the admin (who has not posted), and a game player. */
   member: StorageState;
+  /** A game player on the boards (the longest name), for `/admin/players/:id`. */
+  player: SeededPlayer;
+}
+
+interface SeededPlayer {
+  id: string;
+  username: string;
 }
 
 export const PHONE_HEIGHT = 740;
@@ -60,7 +74,9 @@ async function post(url: string, path: string, body: unknown, cookie?: string) {
   return { body: (await res.json()) as { id: string }, cookie: cookies.join('; ') };
 }
 
-async function seedPosts(url: string, authors: string[]) {
+/** Two posts by each author, every other one with a location; returns them in that order. */
+async function seedPosts(url: string, authors: string[]): Promise<SeededPost[]> {
+  const posts: SeededPost[] = [];
   let n = 0;
   for (const name of authors) {
     const author = await post(url, '/api/lolgram/users/create', {
@@ -69,7 +85,8 @@ async function seedPosts(url: string, authors: string[]) {
     });
     for (let i = 0; i < 2; i += 1, n += 1) {
       const form = new FormData();
-      form.append('caption', CAPTIONS[n % CAPTIONS.length]);
+      const caption = CAPTIONS[n % CAPTIONS.length];
+      form.append('caption', caption);
       form.append('userId', author.body.id);
       if (n % 2 === 0) form.append('location', JSON.stringify({ name: LOCATION, lat: 0, lng: 0 }));
       const image = new Uint8Array(await photo(800, 600, n * 70));
@@ -80,6 +97,7 @@ async function seedPosts(url: string, authors: string[]) {
         headers: { cookie: author.cookie },
       });
       if (res.status !== 201) throw new Error(`post: ${res.status} ${await res.text()}`);
+      posts.push({ id: ((await res.json()) as { id: string }).id, caption });
     }
   }
   // A post shows in the feed once its automatic check has run.
@@ -90,17 +108,40 @@ async function seedPosts(url: string, authors: string[]) {
     },
     { timeout: 30_000, interval: 100 },
   );
+  return posts;
 }
 
-async function seedPlayers(url: string) {
+/** Six players with taps, the first (the longest name) the most; returns that one. */
+async function seedPlayers(url: string): Promise<SeededPlayer> {
   const names = [LONG_PLAYER, 'tapper', 'Ana', 'zoe_99', 'kenji-t', 'moe'];
   const countries = ['GB', 'US', 'BR', 'JP', 'DE', 'ZA'];
+  const ids: string[] = [];
   for (const [i, username] of names.entries()) {
     const player = await post(url, '/api/users', { username, country: countries[i] });
     const session = await post(url, '/api/sessions', { userId: player.body.id }, player.cookie);
     const tap = { userId: player.body.id, sessionId: session.body.id, pointsPerTap: 1 };
     for (let t = 0; t < names.length - i; t += 1) await post(url, '/api/tap', tap, player.cookie);
+    ids.push(player.body.id);
   }
+  return { id: ids[0], username: LONG_PLAYER };
+}
+
+/** Makes an admin account with a name of its own, as the CLI does; returns the name. */
+export async function newAdmin(server: TestServer): Promise<string> {
+  const admin = `boss_${Date.now().toString(36)}`;
+  await createAdmin(server, admin, PASSWORD);
+  return admin;
+}
+
+/** Signs in to LOLGram through the sign-in dialog, as a user does (`newAdmin`'s password). */
+export async function signIn(page: Page, url: string, username: string): Promise<void> {
+  await page.goto(`${url}/lolgram`);
+  await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Username').fill(username);
+  await dialog.getByLabel('Password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Your profile' }).waitFor({ timeout: 20_000 });
 }
 
 /**
@@ -111,13 +152,7 @@ async function memberState(browser: Browser, url: string, admin: string) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    await page.goto(`${url}/lolgram`);
-    await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Username').fill(admin);
-    await dialog.getByLabel('Password').fill(PASSWORD);
-    await dialog.getByRole('button', { name: 'Sign In' }).click();
-    await page.getByRole('button', { name: 'Your profile' }).waitFor({ timeout: 20_000 });
+    await signIn(page, url, admin);
     await page.evaluate(async () => {
       const send = async (path: string, body: unknown) => {
         const res = await fetch(path, {
@@ -143,30 +178,14 @@ async function memberState(browser: Browser, url: string, admin: string) {
 
 /** Posts by two authors, players on the boards, and the member's signed-in browser state. */
 export async function seedSite(server: TestServer, browser: Browser): Promise<SeededSite> {
-  const admin = `boss_${Date.now().toString(36)}`;
-  await createAdmin(server, admin, PASSWORD);
-  await seedPosts(server.url, [LONG_AUTHOR, 'memelord']);
-  await seedPlayers(server.url);
+  const admin = await newAdmin(server);
+  const [firstPost] = await seedPosts(server.url, [LONG_AUTHOR, 'memelord']);
+  const player = await seedPlayers(server.url);
   return {
     url: server.url,
     author: LONG_AUTHOR,
+    post: firstPost,
     member: await memberState(browser, server.url, admin),
+    player,
   };
-}
-
-/**
- * A page in a context of `width`, as a visitor or as the seeded member; closed with the context.
- * Motion is reduced, so that no screenshot catches an animation half-way.
- */
-export async function openPage(
-  browser: Browser,
-  width: number,
-  state?: StorageState,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    ...viewportOptions(width),
-    ...(state ? { storageState: state } : {}),
-    reducedMotion: 'reduce',
-  });
-  return { context, page: await context.newPage() };
 }

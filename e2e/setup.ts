@@ -1,0 +1,78 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startTestServer, type TestServer } from '../backend/test-support';
+import { launch } from './browser';
+import { seedSite, viewportOptions, type SeededSite } from './seed';
+
+/** Waits for a value (the server and the browser share two cores with other work). */
+export const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
+
+/** The admin dashboard's tabs, each with what shows that its panel has loaded. */
+export const adminTabs = (page: Page): [tab: string, ready: Locator][] => [
+  ['Overview', page.getByText('System Health')],
+  ['Content Moderation', page.getByTestId('queue-item').first()],
+  ['Analytics', page.getByText('Engagement Metrics')],
+  ['Reports', page.getByText('Reports by reason')],
+  ['Players', page.getByRole('navigation', { name: 'Pages of players' })],
+];
+
+/** The seeded site and the browser that looks at it, ready from the suite's `beforeAll` on. */
+export interface SeededSuite {
+  readonly site: SeededSite;
+  readonly browser: Browser;
+  /**
+   * A page of `width` px whose paths are relative to the site, signed in as the seeded member
+   * unless `visitor`; closed after the test. Motion is reduced, so that no screenshot catches an
+   * animation half-way.
+   */
+  open(width: number, as?: 'member' | 'visitor'): Promise<Page>;
+}
+
+/**
+ * Registers, in the calling `describe`, the hooks that start the real server in-process, launch
+ * the browser and seed the site once for the whole suite, and close each test's page after it.
+ */
+export function seededSuite(executable: string): SeededSuite {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  let site: SeededSite | undefined;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    // The seeded players all come from this machine's address: a low network threshold gives each
+    // of them a suspicion reason, so that the screens show one.
+    server = await startTestServer({ env: { SUSPICION_NETWORK_PLAYERS: '5' } });
+    browser = await launch(executable);
+    site = await seedSite(server, browser);
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const ready = () => {
+    if (!site || !browser) throw new Error('The suite is set up in beforeAll: use it in a test.');
+    return { site, browser };
+  };
+  return {
+    get site() {
+      return ready().site;
+    },
+    get browser() {
+      return ready().browser;
+    },
+    async open(width, as = 'member') {
+      const { site, browser } = ready();
+      context = await browser.newContext({
+        ...viewportOptions(width),
+        ...(as === 'member' ? { storageState: site.member } : {}),
+        baseURL: site.url,
+        reducedMotion: 'reduce',
+      });
+      return context.newPage();
+    },
+  };
+}
