@@ -60,7 +60,7 @@ function Network({ network, back }: { network: PlayerDetail['network']; back: st
               </Link>
               {other.frozen && <FrozenBadge />}
               <span className="ml-auto text-slate-400 tabular-nums">
-                {count(other.totalPoints)} points
+                {count(other.totalPoints)} {other.totalPoints === 1 ? 'point' : 'points'}
               </span>
             </li>
           ))}
