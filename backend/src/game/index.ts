@@ -13,7 +13,8 @@ import { GameRepository } from './repository';
 import { gameFastRoutes, gameRouter } from './routes';
 import { GameService } from './service';
 import { attachGameChannel } from './socket';
-import type { GameStore, SignalSettings } from './store';
+import { SignalBuffer } from './signal-buffer';
+import type { GameStore } from './store';
 
 export interface GameParts {
   /** Lets only LOLGram admins through to the operators' calls (401 or 403 for others). */
@@ -30,12 +31,10 @@ export async function createGameFeature(
 ): Promise<Feature> {
   const repo = new GameRepository(db.pool);
   const rateLimit = { perSecond: config.TAP_RATE_PER_SECOND, burst: config.TAP_BURST };
-  const signals: SignalSettings = {
-    enabled: config.SUSPICION_SIGNALS,
-    now,
-    pauseMs: config.SUSPICION_PAUSE_SECONDS * 1000,
-    writeIntervalMs: config.FLUSH_INTERVAL_MS,
-  };
+  const signals = config.SUSPICION_SIGNALS
+    ? new SignalBuffer(repo, config.SUSPICION_PAUSE_SECONDS * 1000, logger, now)
+    : null;
+  signals?.start(config.FLUSH_INTERVAL_MS);
   let store: GameStore;
   let claims: PushClaims;
   if (redis) {
@@ -46,17 +45,16 @@ export async function createGameFeature(
       logger,
       config.REDIS_PREFIX,
       metrics,
-      signals,
     );
     await redisStore.start(config.FLUSH_INTERVAL_MS);
     store = redisStore;
     claims = new RedisPushClaims(redis, gameKeys(config.REDIS_PREFIX));
   } else {
     const local = new LocalPushClaims();
-    store = new PostgresGameStore(repo, rateLimit, () => local.changed(), signals, logger);
+    store = new PostgresGameStore(repo, rateLimit, () => local.changed());
     claims = local;
   }
-  const service = new GameService(store, metrics);
+  const service = new GameService(store, metrics, signals);
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const operators = new OperatorsService(
     db.pool,
@@ -88,6 +86,7 @@ export async function createGameFeature(
     async close() {
       await detach?.();
       await store.close();
+      await signals?.close();
     },
   };
 }

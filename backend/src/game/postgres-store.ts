@@ -1,38 +1,22 @@
-import { createLogger, type Logger } from '../core/logger';
 import type { GameRepository } from './repository';
-import { SignalBuffer } from './signal-buffer';
-import {
-  SIGNALS_OFF,
-  type GameStore,
-  type RateLimit,
-  type SessionOutcome,
-  type SignalSettings,
-  type TapOutcome,
-} from './store';
+import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
 import { TokenBuckets } from './token-bucket';
 
 const PRUNE_INTERVAL_MS = 60_000;
-const silentLogger = createLogger('silent');
 
 /** Single-node store: every tap is one atomic statement on Postgres, rates are kept in memory. */
 export class PostgresGameStore implements GameStore {
   private readonly buckets: TokenBuckets;
   private readonly pruner: NodeJS.Timeout;
-  /** The suspicion signals, in memory between writes (this store runs on one node). */
-  private readonly recorder: SignalBuffer | null;
 
   constructor(
     private readonly repo: GameRepository,
     rateLimit: RateLimit,
     /** Told of every change the boards show (the push claims count them). */
     private readonly onChange: () => void = () => undefined,
-    private readonly signals: SignalSettings = SIGNALS_OFF,
-    logger: Logger = silentLogger,
   ) {
     this.buckets = new TokenBuckets(rateLimit);
     this.pruner = setInterval(() => this.buckets.prune(), PRUNE_INTERVAL_MS).unref();
-    this.recorder = signals.enabled ? new SignalBuffer(repo, signals.pauseMs, logger) : null;
-    this.recorder?.start(signals.writeIntervalMs);
   }
 
   async createUser(username: string, country: string, network: string | null) {
@@ -70,10 +54,7 @@ export class PostgresGameStore implements GameStore {
       return { kind: 'lost', seq: state.lastSeq, durableSeq: state.lastSeq };
     }
     if (seq > 0 && seq <= state.lastSeq) return this.replay(userId, sessionId, count);
-    if (!this.buckets.take(userId, count)) {
-      this.recorder?.refused(userId, count, this.signals.now());
-      return { kind: 'rate-limited' };
-    }
+    if (!this.buckets.take(userId, count)) return { kind: 'rate-limited' };
     const result = await this.repo
       .addTaps(userId, sessionId, count, seq)
       .catch((error: unknown) => {
@@ -86,9 +67,9 @@ export class PostgresGameStore implements GameStore {
       return this.replay(userId, sessionId, count);
     }
     this.onChange();
-    this.recorder?.counted(userId, count, this.signals.now());
     const { user, session, lastSeq } = result;
-    return { kind: 'ok', accepted: count, user, session, seq: lastSeq, durableSeq: lastSeq };
+    const numbers = { seq: lastSeq, durableSeq: lastSeq };
+    return { kind: 'ok', counted: true, accepted: count, user, session, ...numbers };
   }
 
   async sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome> {
@@ -125,7 +106,6 @@ export class PostgresGameStore implements GameStore {
 
   async close() {
     clearInterval(this.pruner);
-    await this.recorder?.close();
   }
 
   /** Answers a re-sent batch with the current totals, counting nothing. */
@@ -136,6 +116,7 @@ export class PostgresGameStore implements GameStore {
     ]);
     if (!user || !state) return { kind: 'no-session' };
     const { session, lastSeq } = state;
-    return { kind: 'ok', accepted: count, user, session, seq: lastSeq, durableSeq: lastSeq };
+    const numbers = { seq: lastSeq, durableSeq: lastSeq };
+    return { kind: 'ok', counted: false, accepted: count, user, session, ...numbers };
   }
 }

@@ -3,11 +3,8 @@ import type { Result } from 'ioredis';
 import type { Metrics } from '../core/metrics';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
-import { SIGNAL_FIELDS, type SignalField } from './redis-scripts';
 import { SESSION_IDLE_TTL_S } from './redis-rebuild';
-import type { DaySignals, FlushedTotals, GameRepository } from './repository';
-
-const USER_FIELDS = ['points', 'taps', 'sig'];
+import type { FlushedTotals, GameRepository } from './repository';
 
 // KEYS 1-3: dirty users, sessions, countries; 4-6: one flusher's taken users, sessions, countries.
 const RETURN_TAKEN = `
@@ -25,11 +22,10 @@ end
  * Puts back what this flusher took and did not write, takes every dirty id and answers their
  * totals, all in one step: the figures are one cut of the game (no tap counted in part of them),
  * so the session batch numbers written with them say exactly which batches Postgres holds.
- * Answers flat lists: users (id, points, taps, signals: '' when none), sessions (id, points, taps, seq), countries
+ * Answers flat lists: users (id, points, taps), sessions (id, points, taps, seq), countries
  * (country, points, taps), and the generation of the counters.
  */
 const TAKE_SCRIPT = `${RETURN_TAKEN}
-local USER_FIELDS = {${USER_FIELDS.map((field) => `'${field}'`).join(', ')}}
 local taken = false
 for i = 1, 3 do
   if redis.call('EXISTS', KEYS[i]) == 1 then
@@ -41,10 +37,11 @@ if not taken then return {{}, {}, {}, ''} end
 redis.call('SADD', KEYS[7], ARGV[1])
 local users, sessions, countries = {}, {}, {}
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
-  local v = redis.call('HMGET', ARGV[2] .. id, unpack(USER_FIELDS))
+  local v = redis.call('HMGET', ARGV[2] .. id, 'points', 'taps')
   if v[1] then
     users[#users + 1] = id
-    for j = 1, #USER_FIELDS do users[#users + 1] = v[j] or '' end
+    users[#users + 1] = v[1]
+    users[#users + 1] = v[2]
   end
 end
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[5])) do
@@ -210,17 +207,12 @@ function parseTotals(users: string[], sessions: string[], countries: string[]): 
     for (let i = 0; i < flat.length; i += width) out.push(row(flat.slice(i, i + width)));
     return out;
   };
-  const userRows = rows(users, 1 + USER_FIELDS.length, (values) => values);
   return {
-    users: userRows.map(([id, points, taps]) => ({
+    users: rows(users, 3, ([id, points, taps]) => ({
       id,
       points: Number(points),
       taps: Number(taps),
     })),
-    signals: userRows.flatMap(([id, , , packed]) => {
-      const signals = daySignals(id, packed);
-      return signals ? [signals] : [];
-    }),
     sessions: rows(sessions, 4, ([id, points, taps, seq]) => ({
       id,
       points: Number(points),
@@ -232,24 +224,5 @@ function parseTotals(users: string[], sessions: string[], countries: string[]): 
       points: Number(points),
       taps: Number(taps),
     })),
-  };
-}
-
-/** A player's day of signals from their hash's packed field (see SIGNAL_FIELDS); null when none. */
-function daySignals(userId: string, packed: string): DaySignals | null {
-  const values = packed.split(',').map(Number);
-  if (values.length !== SIGNAL_FIELDS.length || values.some(Number.isNaN)) return null;
-  const v = Object.fromEntries(SIGNAL_FIELDS.map((field, i) => [field, values[i]])) as Record<
-    SignalField,
-    number
-  >;
-  const time = (ms: number) => (ms > 0 ? Math.round(ms) : null);
-  return {
-    userId,
-    ...v,
-    activeMs: Math.round(v.activeMs),
-    longestMs: Math.round(v.longestMs),
-    streakStartMs: time(v.streakStartMs),
-    lastMs: time(v.lastMs),
   };
 }

@@ -16,14 +16,7 @@ import {
 } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepository } from './repository';
-import {
-  SIGNALS_OFF,
-  type GameStore,
-  type RateLimit,
-  type SessionOutcome,
-  type SignalSettings,
-  type TapOutcome,
-} from './store';
+import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
 
 export const GAME_UNAVAILABLE = 'The game is briefly unavailable, try again in a moment';
 // Between attempts to reach Redis again: refused before any work (a player is not created in
@@ -58,12 +51,11 @@ export class RedisGameStore implements GameStore {
     private readonly logger: Logger,
     prefix: string,
     private readonly metrics?: Metrics,
-    signals: SignalSettings = SIGNALS_OFF,
   ) {
     this.k = gameKeys(prefix);
     this.flusher = new RedisFlusher(redis, repo, this.k, metrics);
     this.rebuilder = new RedisRebuilder(redis, repo, this.k, logger);
-    this.taps = new RedisTapQueue(redis, this.k, rateLimit, signals);
+    this.taps = new RedisTapQueue(redis, this.k, rateLimit);
     redis.defineCommand('gameBoard', { numberOfKeys: 1, lua: BOARD_SCRIPT });
     redis.defineCommand('gameFreeze', { numberOfKeys: 4, lua: FREEZE_SCRIPT });
     redis.defineCommand('gameAroundUser', { numberOfKeys: 1, lua: AROUND_USER_SCRIPT });
@@ -175,7 +167,7 @@ export class RedisGameStore implements GameStore {
     for (let attempt = 0; ; attempt += 1) {
       const reply = await this.taps.tap(userId, sessionId, count, seq, after);
       const [status] = reply;
-      if (status === 'ok') return tapAccepted(reply, userId, sessionId);
+      if (status === 'ok' || status === 'again') return tapAccepted(reply, userId, sessionId);
       if (status === 'lost') return tapLost(reply);
       if (status === 'rate-limited' || status === 'not-owner' || status === 'frozen') {
         return { kind: status };

@@ -2,7 +2,7 @@ import type { Result } from 'ioredis';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
 import { TAP_BATCH_SCRIPT, type TapReply } from './redis-scripts';
-import type { RateLimit, SignalSettings } from './store';
+import type { RateLimit } from './store';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -35,14 +35,13 @@ export class RedisTapQueue {
     private readonly redis: Redis,
     private readonly k: GameKeys,
     private readonly rateLimit: RateLimit,
-    private readonly signals: SignalSettings,
   ) {
     redis.defineCommand('gameTapBatch', { lua: TAP_BATCH_SCRIPT });
   }
 
   /**
-   * The script's reply for this batch: ok, lost, rate-limited, frozen, not-owner, no-session,
-   * no-user or not-ready. Batches are counted in the order of their calls.
+   * The script's reply for this batch: ok, again (a re-sent batch, counted before), lost,
+   * rate-limited, frozen, not-owner, no-session, no-user or not-ready. Batches are counted in the order of their calls.
    */
   tap(
     userId: string,
@@ -80,13 +79,7 @@ export class RedisTapQueue {
       this.k.version,
       this.k.ready,
     ];
-    const args: (string | number)[] = [
-      this.rateLimit.perSecond,
-      this.rateLimit.burst,
-      this.signals.enabled ? 1 : 0,
-      this.signals.now(),
-      this.signals.pauseMs,
-    ];
+    const args: (string | number)[] = [this.rateLimit.perSecond, this.rateLimit.burst];
     for (const batch of batches) {
       keys.push(this.k.user(batch.userId), this.k.session(batch.sessionId));
       args.push(batch.userId, batch.sessionId, batch.count, batch.seq, batch.after);

@@ -30,7 +30,6 @@ export interface FlushedTotals {
   users: { id: string; points: number; taps: number }[];
   sessions: { id: string; points: number; taps: number; seq: number }[];
   countries: { country: string; points: number; taps: number }[];
-  signals: DaySignals[];
 }
 
 /** The columns of DaySignals rows sent as JSON. */
@@ -298,7 +297,7 @@ export class GameRepository {
    * rebuilt) are not written: false.
    */
   async writeTotals(totals: FlushedTotals, generation: string): Promise<boolean> {
-    const { users, sessions, countries, signals } = totals;
+    const { users, sessions, countries } = totals;
     const { rows } = await this.db.query<{ written: boolean }>(
       `WITH gen AS (
          SELECT 1 FROM game_redis_generation WHERE generation = $11::uuid FOR SHARE
@@ -319,23 +318,6 @@ export class GameRepository {
          ON CONFLICT (country) DO UPDATE
             SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps, updated_at = now()
           WHERE game_countries.total_taps < EXCLUDED.total_taps
-       ), signals AS (
-         INSERT INTO game_player_days AS d
-                (user_id, day, taps, refused, batches, size_mean, size_m2, gap_n, gap_mean, gap_m2,
-                 active_ms, longest_ms, streak_start_ms, last_ms)
-         SELECT v."userId", date '1970-01-01' + v.day, v.taps, v.refused, v.batches, v."sizeMean",
-                v."sizeM2", v."gapN", v."gapMean", v."gapM2", v."activeMs", v."longestMs",
-                v."streakStartMs", v."lastMs"
-           FROM jsonb_to_recordset($12::jsonb) AS v(${SIGNAL_COLUMNS})
-          WHERE EXISTS (SELECT 1 FROM gen)
-            AND EXISTS (SELECT 1 FROM game_users WHERE id = v."userId")
-         ON CONFLICT (user_id, day) DO UPDATE
-            SET taps = EXCLUDED.taps, refused = EXCLUDED.refused, batches = EXCLUDED.batches,
-                size_mean = EXCLUDED.size_mean, size_m2 = EXCLUDED.size_m2, gap_n = EXCLUDED.gap_n,
-                gap_mean = EXCLUDED.gap_mean, gap_m2 = EXCLUDED.gap_m2,
-                active_ms = EXCLUDED.active_ms, longest_ms = EXCLUDED.longest_ms,
-                streak_start_ms = EXCLUDED.streak_start_ms, last_ms = EXCLUDED.last_ms
-          WHERE d.batches <= EXCLUDED.batches AND d.refused <= EXCLUDED.refused
        )
        SELECT EXISTS (SELECT 1 FROM gen) AS written`,
       [
@@ -350,7 +332,6 @@ export class GameRepository {
         countries.map((c) => c.points),
         countries.map((c) => c.taps),
         generation,
-        JSON.stringify(signals),
       ],
     );
     return rows[0].written;

@@ -13,6 +13,7 @@ import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError } fr
 import { isId } from '../core/ids';
 import type { Metrics } from '../core/metrics';
 import { withRanks } from './ranking';
+import type { SignalBuffer } from './signal-buffer';
 import type { GameStore } from './store';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -47,6 +48,8 @@ export class GameService {
   constructor(
     private readonly store: GameStore,
     private readonly metrics: Metrics,
+    /** Records the suspicion signals of counted and refused batches; null when they are off. */
+    private readonly signals: SignalBuffer | null = null,
   ) {}
 
   /** `network`: the hashed network the request came from, a suspicion signal. */
@@ -115,6 +118,7 @@ export class GameService {
     switch (outcome.kind) {
       case 'ok': {
         const { accepted, user, session, seq: last, durableSeq } = outcome;
+        if (outcome.counted) this.signals?.counted(userId, accepted);
         return { accepted, user, session, seq: last, durableSeq };
       }
       case 'lost':
@@ -124,6 +128,7 @@ export class GameService {
       case 'not-owner':
         throw new ForbiddenError('This session belongs to another player');
       case 'rate-limited':
+        this.signals?.refused(userId, count);
         throw new TooManyRequestsError('Tapping too fast: slow down a little');
       case 'frozen':
         throw new ForbiddenError(messages.playerFrozen);

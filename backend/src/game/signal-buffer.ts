@@ -38,11 +38,13 @@ function add(moments: Moments, x: number): void {
 }
 
 /**
- * The suspicion signals of the single-node store (Postgres, no Redis), kept in memory between
- * writes: the tap path only adds to a few numbers, and every `intervalMs` one statement merges
- * what each player's day gained into Postgres, as the Redis store's flusher writes its own. The
- * streak of each player (their last batch) stays in memory across writes, so no gap is lost at a
- * write; a restart starts new streaks. Figures follow the Redis tap script's exactly.
+ * The suspicion signals, kept by each server process between writes: the tap path only adds to a
+ * few numbers in memory, and every `intervalMs` one statement merges what each player's day gained
+ * into Postgres (counts add up, running moments merge), so that several processes and nodes add to
+ * the same rows. The streak of each player (their last batch) stays in the process across writes,
+ * so no gap is lost at a write. A player's batches go to the process that holds their socket; one
+ * who moves to another process (a reconnection, a restart) starts a new streak there, and the
+ * longest streak is the longest of each process's. A crash loses at most the last interval.
  */
 export class SignalBuffer {
   private pending = new Map<string, Pending>();
@@ -54,6 +56,8 @@ export class SignalBuffer {
     private readonly repo: GameRepository,
     private readonly pauseMs: number,
     private readonly logger: Logger,
+    /** The clock batches are timed by (epoch ms); tests set it. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   start(intervalMs: number): void {
@@ -62,8 +66,9 @@ export class SignalBuffer {
     }, intervalMs).unref();
   }
 
-  /** A counted batch of `count` taps at `now` (epoch ms). */
-  counted(userId: string, count: number, now: number): void {
+  /** A counted batch of `count` taps, now. */
+  counted(userId: string, count: number): void {
+    const now = this.now();
     const day = Math.floor(now / DAY_MS);
     const entry = this.entry(userId, day);
     entry.taps += count;
@@ -82,9 +87,9 @@ export class SignalBuffer {
     }
   }
 
-  /** A batch of `count` taps the rate cap refused at `now`. */
-  refused(userId: string, count: number, now: number): void {
-    this.entry(userId, Math.floor(now / DAY_MS)).refused += count;
+  /** A batch of `count` taps the rate cap refused, now. */
+  refused(userId: string, count: number): void {
+    this.entry(userId, Math.floor(this.now() / DAY_MS)).refused += count;
   }
 
   /** Merges what was gained since the last write into Postgres; kept for the next one on failure. */

@@ -8,7 +8,14 @@ import type {
 import type { BoardStretch } from './ranking';
 
 export type TapOutcome =
-  | ({ kind: 'ok'; accepted: number; user: GameUser; session: GameSession } & BatchNumbers)
+  | ({
+      kind: 'ok';
+      /** False for a re-sent batch: answered with the totals, not counted again. */
+      counted: boolean;
+      accepted: number;
+      user: GameUser;
+      session: GameSession;
+    } & BatchNumbers)
   | ({ kind: 'lost' } & BatchNumbers)
   | { kind: 'rate-limited' }
   | { kind: 'frozen' }
@@ -62,25 +69,6 @@ export interface GameStore {
   usersOver(points: number): Promise<number>;
   close(): Promise<void>;
 }
-
-/**
- * Signal recording on the tap path: off, or the clock a batch is timed by and the longest gap
- * between batches that still belongs to one streak of play.
- */
-export interface SignalSettings {
-  enabled: boolean;
-  now: () => number;
-  pauseMs: number;
-  /** How often signals kept in memory (the single-node store) are written to Postgres. */
-  writeIntervalMs: number;
-}
-
-export const SIGNALS_OFF: SignalSettings = {
-  enabled: false,
-  now: Date.now,
-  pauseMs: 0,
-  writeIntervalMs: 1000,
-};
 
 export interface RateLimit {
   perSecond: number;
