@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { connectGame, sendTaps } from '../backend/test/game/socket-client';
 import { chromiumPath, launch, screenshotPath } from './browser';
-import { newAdmin, signIn, viewportOptions } from './seed';
+import { newAdmin, post, signIn, viewportOptions } from './seed';
 import { until } from './setup';
 
 const executable = chromiumPath();
@@ -49,21 +49,11 @@ const HUMANS = [
   },
 ];
 
-async function send(url: string, path: string, body: unknown, cookie?: string) {
-  const res = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-  return { id: ((await res.json()) as { id: string }).id, cookie: cookies.join('; ') };
-}
-
 /** A player made over the API, as the game screen makes one, with a session. */
 async function createPlayer(url: string, username: string, country: string): Promise<Player> {
-  const user = await send(url, '/api/users', { username, country });
-  const session = await send(url, '/api/sessions', { userId: user.id }, user.cookie);
+  const created = await post(url, '/api/users', { username, country });
+  const user = { id: created.body.id, cookie: created.cookie };
+  const session = (await post(url, '/api/sessions', { userId: user.id }, user.cookie)).body;
   return { username, userId: user.id, sessionId: session.id, cookie: user.cookie };
 }
 

@@ -63,7 +63,8 @@ export async function photo(width = 800, height = 600, hue = 40): Promise<Buffer
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-async function post(url: string, path: string, body: unknown, cookie?: string) {
+/** POSTs JSON as a browser would, keeping the cookies the answer sets; throws on a refusal. */
+export async function post(url: string, path: string, body: unknown, cookie?: string) {
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
