@@ -1,4 +1,5 @@
 import {
+  messages,
   MILESTONE_POINTS,
   playerActionsSchema,
   playerDetailSchema,
@@ -215,6 +216,17 @@ describe.each(storageModes)('game operators (%s mode)', (mode) => {
     expect((await admin.agent.post(`${PLAYERS}/${first.user.id}/freeze`).send({})).status).toBe(
       400,
     );
+    // NUL cannot be stored: refused with the shared message, nothing frozen.
+    const nul = await admin.agent
+      .post(`${PLAYERS}/${first.user.id}/freeze`)
+      .send({ reason: 'bot\u0000' });
+    expect([nul.status, nul.body.error]).toEqual([400, messages.unstorableText]);
+    expect((await admin.agent.get(PLAYERS).query({ q: 'a\u0000' })).status).toBe(400);
+    const huge = await admin.agent
+      .post(`${PLAYERS}/${first.user.id}/freeze`)
+      .send({ reason: 'x'.repeat(501) });
+    expect(huge.status).toBe(400);
+    expect((await detail(first.user.id)).frozen).toBe(false);
   });
 
   it('lets only admins in: 401 for strangers, 403 for members, and writes only from this site', async () => {
