@@ -34,20 +34,43 @@ export async function openRedis(
 /**
  * Connections for the Socket.IO adapter's publishing and subscribing. Unlike the main client they
  * queue their commands while Redis is away: the adapter subscribes before they have connected,
- * and subscribes again by itself after a reconnect.
+ * and subscribes again by itself after a reconnect. Each command goes out when it is issued (no
+ * auto-pipelining): a push published just before shutdown leaves before the connection's QUIT.
  */
 export function openAdapterClients(
   redis: Redis,
   logger: Logger,
   onError?: (err: Error) => void,
 ): [Redis, Redis] {
+  const failed = (err: Error) => {
+    logger.debug({ err }, 'redis adapter connection error');
+    onError?.(err);
+  };
   const open = () => {
-    const client = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
-    client.on('error', (err) => logger.debug({ err }, 'redis adapter connection error'));
-    if (onError) client.on('error', onError);
+    const client = redis.duplicate({
+      enableOfflineQueue: true,
+      enableAutoPipelining: false,
+      commandTimeout: undefined,
+    });
+    client.on('error', failed);
     return client;
   };
-  return [open(), open()];
+  return [catchPublishes(open(), failed), open()];
+}
+
+/**
+ * The adapter publishes without waiting for the answer. A publish that fails (Redis went away
+ * with it in flight) reaches `failed` instead of becoming an unhandled rejection: the message is
+ * lost to the other processes, as any sent while Redis is away.
+ */
+function catchPublishes(client: Redis, failed: (err: Error) => void): Redis {
+  const publish = client.publish.bind(client) as (...args: unknown[]) => Promise<number>;
+  client.publish = ((...args: unknown[]) => {
+    const sent = publish(...args);
+    sent.catch(failed);
+    return sent;
+  }) as Redis['publish'];
+  return client;
 }
 
 const CONNECTION_FAILURE = /^(Command timed out|Connection is closed|Stream isn't writeable)/;

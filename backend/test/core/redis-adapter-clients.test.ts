@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/core/logger';
+import { openAdapterClients, openRedis, type Redis } from '../../src/core/redis';
+import { redisAvailable } from '../../test-support/availability';
+import { TEST_REDIS_URL } from '../../test-support/services';
+
+const logger = createLogger('silent');
+
+describe.runIf(await redisAvailable())('the Socket.IO adapter’s Redis connections', () => {
+  let main: Redis | undefined;
+  afterEach(() => {
+    main?.disconnect();
+  });
+
+  async function open() {
+    main = await openRedis(TEST_REDIS_URL, logger);
+    const failures: Error[] = [];
+    const [pub, sub] = openAdapterClients(main, logger, (err) => failures.push(err));
+    return { pub, sub, failures };
+  }
+
+  it('send a publish issued just before shutdown ahead of the QUIT', async () => {
+    const { pub, sub, failures } = await open();
+    await pub.ping();
+    // As the adapter does when the last push of a stopping process goes out.
+    const sent = pub.publish('tgtest-adapter-clients', 'boards');
+    await pub.quit();
+    await expect(sent).resolves.toBe(0);
+    expect(failures).toEqual([]);
+    sub.disconnect();
+  });
+
+  it('tell a publish that failed to the error handler, not as an unhandled rejection', async () => {
+    const { pub, sub, failures } = await open();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      pub.disconnect();
+      // The adapter publishes without waiting for the answer, and never looks at it.
+      void pub.publish('tgtest-adapter-clients', 'boards');
+      await expect.poll(() => failures.map((err) => err.message)).toEqual(['Connection is closed.']);
+      // Unhandled rejections are reported once the microtasks have run: let them.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      sub.disconnect();
+    }
+  });
+});
