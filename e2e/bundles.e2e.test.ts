@@ -11,10 +11,12 @@ const DIST = fileURLToPath(new URL('../frontend/dist/', import.meta.url));
 
 /**
  * Strings that only the code of one library holds, as the build leaves them (names it keeps as
- * strings): zod's schema classes, the Solana wallet adapter's errors.
+ * strings): zod's schema classes, the Solana wallet adapter's errors, Radix Toast's parts.
  */
 const ZOD = '$ZodObject';
 const WALLET = 'WalletNotConnectedError';
+/** Radix Toast's viewport: loaded with the first toast a page shows. */
+const TOASTS = 'ToastViewport';
 
 /** The built file of each source the vite manifest knows (entries and lazy chunks). */
 function chunkOf(source: string): string {
@@ -99,6 +101,7 @@ describe.runIf(executable)('pages load only the code they use', () => {
     expect(holding(scripts, WALLET)).toEqual([]);
     expect([...scripts.keys()]).not.toContain(lolgramChunk);
     expect([...scripts.keys()]).not.toContain(walletChunk);
+    expect(holding(scripts, TOASTS)).toEqual([]);
     console.log(
       `First-visit JS of /play: ${gzippedKb(scripts).toFixed(1)} KB gzipped`,
       [...scripts.keys()].map((path) => path.replace('/assets/', '')).join(' '),

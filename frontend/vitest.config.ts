@@ -12,6 +12,11 @@ export default defineProject({
     testTimeout: 30_000,
     expect: { poll: { timeout: 30_000 } },
     include: ['test/**/*.test.{ts,tsx}'],
-    setupFiles: ['test/setup/timers.ts', 'test/setup/matchers.ts', 'test/setup/answers.ts'],
+    setupFiles: [
+      'test/setup/timers.ts',
+      'test/setup/toasts.ts',
+      'test/setup/matchers.ts',
+      'test/setup/answers.ts',
+    ],
   },
 });

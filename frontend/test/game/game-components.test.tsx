@@ -66,6 +66,15 @@ describe('MilestoneBanner', () => {
     );
   });
 
+  it('holds the progress bar while loading, empty, so that nothing moves when figures come', () => {
+    const { rerender } = render(<MilestoneBanner milestone={undefined} />);
+    const bar = () =>
+      screen.getByTestId('milestone-banner').querySelector<HTMLElement>('[aria-hidden] > div');
+    expect(bar()?.style.width).toBe('0%');
+    rerender(<MilestoneBanner milestone={{ usersOver100k: 2 }} />);
+    expect(bar()?.style.width).toBe('40%');
+  });
+
   it('shows n/5 progress below the target', () => {
     render(<MilestoneBanner milestone={{ usersOver100k: 2 }} />);
     expect(screen.getByTestId('milestone-banner').textContent).toContain('2/5');

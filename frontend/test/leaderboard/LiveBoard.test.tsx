@@ -44,6 +44,16 @@ describe('LiveBoard', () => {
     expect(screen.getByText('No players yet!')).toBeInTheDocument();
   });
 
+  it('holds the height of 10 rows while loading, then fits the rows it has', () => {
+    const { rerender } = renderBoard(undefined);
+    const list = screen.getByRole('list', { name: 'Top Players' });
+    expect(list).toHaveAttribute('aria-busy', 'true');
+    expect(list.style.getPropertyValue('--slots')).toBe('10');
+    rerender([row('alice', 10), row('bob', 5)]);
+    expect(list).toHaveAttribute('aria-busy', 'false');
+    expect(list.style.getPropertyValue('--slots')).toBe('2');
+  });
+
   it('highlights a row that moved up and clears the highlight after its duration', () => {
     const { rerender } = renderBoard([row('alice', 10), row('bob', 5)]);
     expect(screen.queryByLabelText('moved up')).not.toBeInTheDocument();

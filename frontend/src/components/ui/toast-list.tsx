@@ -9,7 +9,8 @@ import {
 } from './toast';
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '../../lib/ui-constants';
 
-export function Toaster() {
+/** The toasts, drawn with Radix: loaded by the Toaster when the first one shows. */
+export function ToastList() {
   const { toasts, dismiss } = useToast();
   return (
     <ToastProvider

@@ -20,7 +20,8 @@ export function MilestoneBanner({ milestone }: { milestone: MilestoneResponse | 
       data-testid="milestone-banner"
       className="rounded-2xl bg-gradient-to-r from-fuchsia-600/30 via-amber-500/20 to-sky-500/30 p-3 text-center ring-1 ring-white/10"
     >
-      <p className="text-sm font-semibold sm:text-base">
+      {/* Two lines held on phones, where the figures wrap: the game below does not jump when they come. */}
+      <p className="min-h-[2lh] text-sm font-semibold sm:min-h-0 sm:text-base">
         <Trophy
           className="mr-1.5 inline-block h-[1.1em] w-[1.1em] align-[-0.2em] text-amber-300"
           aria-hidden="true"
@@ -28,17 +29,15 @@ export function MilestoneBanner({ milestone }: { milestone: MilestoneResponse | 
         />
         {text}
       </p>
-      {milestone && (
+      <div
+        className="mx-auto mt-2 h-2 max-w-md overflow-hidden rounded-full bg-slate-800"
+        aria-hidden="true"
+      >
         <div
-          className="mx-auto mt-2 h-2 max-w-md overflow-hidden rounded-full bg-slate-800"
-          aria-hidden="true"
-        >
-          <div
-            className="h-full rounded-full bg-amber-400 transition-all"
-            style={{ width: `${progress}%` }}
-          />
-        </div>
-      )}
+          className="h-full rounded-full bg-amber-400 transition-all"
+          style={{ width: `${progress}%` }}
+        />
+      </div>
     </div>
   );
 }

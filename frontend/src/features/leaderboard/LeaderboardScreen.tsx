@@ -45,11 +45,12 @@ export function LeaderboardScreen() {
           Tap<span className="text-amber-300">Gram</span> Live Leaderboard
         </h1>
         <div className="flex items-center gap-3 text-sm lg:gap-[3vh] lg:text-[2.6vh]">
-          {milestone.data && (
-            <span className="rounded-full bg-fuchsia-500/20 px-3 py-1 font-bold lg:px-[2vh] lg:py-[0.6vh] text-fuchsia-200">
-              {milestone.data.usersOver100k} at 100K
-            </span>
-          )}
+          {/* Its place is held while it loads: the boards below do not move when it comes. */}
+          <span
+            className={`rounded-full bg-fuchsia-500/20 px-3 py-1 font-bold tabular-nums lg:px-[2vh] lg:py-[0.6vh] text-fuchsia-200 ${milestone.data ? '' : 'invisible'}`}
+          >
+            {milestone.data?.usersOver100k ?? 0} at 100K
+          </span>
           <span role="status" className="flex items-center gap-2 font-semibold lg:gap-[1vh]">
             <span
               className={`h-3 w-3 rounded-full lg:h-[1.8vh] lg:w-[1.8vh] ${connected ? 'animate-pulse bg-emerald-400' : 'bg-amber-400'}`}

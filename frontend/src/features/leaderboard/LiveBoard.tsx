@@ -62,8 +62,10 @@ export function LiveBoard({
       </h2>
       <ol
         className="relative h-[calc(var(--slots)*3rem)] lg:h-auto lg:min-h-0 lg:flex-1"
-        style={{ '--slots': Math.max(top.length, 1) } as CSSProperties}
+        // While the board loads it holds every slot, so that what is below it does not jump.
+        style={{ '--slots': rows ? Math.max(top.length, 1) : SLOTS } as CSSProperties}
         aria-label={title}
+        aria-busy={!rows}
       >
         {rows && top.length === 0 && (
           <li className="flex h-full items-center justify-center text-lg text-slate-400 lg:text-[3vh]">
