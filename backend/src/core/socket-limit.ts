@@ -4,7 +4,7 @@ import type { Logger } from './logger';
 
 /**
  * Messages a socket may send, of any event, a second and at once: the game screen sends one tap
- * batch per TAP_BATCH_WINDOW_MS (4 a second), so this leaves room for a re-send after a reconnect
+ * batch per TAP_BATCH_WINDOW_MS (one a second), so this leaves room for a re-send after a reconnect
  * while one socket can no longer take the process from the other players.
  */
 export const SOCKET_MESSAGES_PER_SECOND = 10;
