@@ -249,6 +249,7 @@ describe.runIf(executable)('game operators in a browser', () => {
     const frozen = game.getByTestId('game-frozen');
     await until(() => frozen.isVisible()).toBe(true);
     expect(await frozen.getByText('This player is frozen').isVisible()).toBe(true);
+    expect(await game.getByTestId('stat-Rank').textContent()).toBe('—');
     await game.screenshot({ path: screenshotPath('operators-frozen-play-360'), fullPage: true });
   });
 

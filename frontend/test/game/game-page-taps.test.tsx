@@ -202,6 +202,8 @@ describe('a frozen player', () => {
     expect(banner()).toHaveAttribute('role', 'alert');
     expect(banner()).toHaveTextContent('This player is frozen');
     expect(banner()).toHaveTextContent('Your taps are not counted');
+    // Off the boards: no rank is shown for them.
+    expect(tile('Rank')).toHaveTextContent(/^—$/);
     expect(screen.queryByText(FAILED)).not.toBeInTheDocument();
     expect(tile('Session')).toHaveTextContent('0');
     expect(socket.emitWithAck).toHaveBeenCalledTimes(1);

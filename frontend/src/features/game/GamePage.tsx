@@ -35,6 +35,7 @@ export function GamePage() {
             totalTaps={(user?.totalTaps ?? 0) + game.unconfirmed}
             rank={rank.data?.rank}
             country={user?.country}
+            frozen={game.frozen}
           />
           <ContractBox address={config.data?.contractAddress} />
         </div>

@@ -7,13 +7,23 @@ interface Props {
   totalTaps: number;
   rank: number | undefined;
   country: string | undefined;
+  /** A frozen player is off the boards: the tile says so instead of a rank they do not hold. */
+  frozen?: boolean;
 }
 
-export function StatTiles({ sessionPoints, totalTaps, rank, country = DEFAULT_COUNTRY }: Props) {
+export function StatTiles({
+  sessionPoints,
+  totalTaps,
+  rank,
+  country = DEFAULT_COUNTRY,
+  frozen = false,
+}: Props) {
   const tiles = [
     { label: 'Session', value: sessionPoints.toLocaleString() },
     { label: 'Total Taps', value: totalTaps.toLocaleString() },
-    { label: 'Rank', value: `#${(rank ?? RANK_BEFORE_LOAD).toLocaleString()}` },
+    frozen
+      ? { label: 'Rank', value: '—', title: 'Frozen players are off the boards' }
+      : { label: 'Rank', value: `#${(rank ?? RANK_BEFORE_LOAD).toLocaleString()}` },
     {
       label: 'Country',
       value: (
