@@ -39,7 +39,9 @@ describe.runIf(await redisAvailable())('the Socket.IO adapter’s Redis connecti
       pub.disconnect();
       // The adapter publishes without waiting for the answer, and never looks at it.
       void pub.publish('tgtest-adapter-clients', 'boards');
-      await expect.poll(() => failures.map((err) => err.message)).toEqual(['Connection is closed.']);
+      await expect
+        .poll(() => failures.map((err) => err.message))
+        .toEqual(['Connection is closed.']);
       // Unhandled rejections are reported once the microtasks have run: let them.
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
