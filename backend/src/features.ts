@@ -1,10 +1,25 @@
+import { createAccounts } from './accounts';
 import type { Feature, FeatureDeps } from './core/feature';
 import { createGameFeature } from './game';
-import { createLolgramFeature } from './lolgram';
+import { imageStoreFor } from './images';
+import { createLolgramFeature, type ImageClassifier } from './lolgram';
 
-/** The product's features, each wired to the storage chosen at start-up. */
-export async function createFeatures(deps: FeatureDeps): Promise<Feature[]> {
-  // The game's operators are LOLGram's admins: LOLGram lends the game its admin-only guard.
-  const lolgram = createLolgramFeature(deps);
-  return [await createGameFeature(deps, { adminOnly: lolgram.adminOnly }), lolgram];
+/**
+ * The product, wired to the storage chosen at start-up: the modules several features share
+ * (images, accounts), then the features (the game, LOLGram). Core knows none of them: the server
+ * is handed this function.
+ */
+export async function createFeatures(
+  deps: FeatureDeps,
+  /** Moderation's image classifier (null: none); tests hand in a stand-in for the model. */
+  { imageClassifier }: { imageClassifier?: ImageClassifier | null } = {},
+): Promise<Feature[]> {
+  // Built once: posts, avatars and moderation read and write images in this one store.
+  const images = imageStoreFor(deps.config);
+  const accounts = createAccounts(deps, images);
+  return [
+    accounts,
+    await createGameFeature(deps, { adminOnly: accounts.adminOnly }),
+    createLolgramFeature(deps, { accounts, images, imageClassifier }),
+  ];
 }

@@ -18,8 +18,11 @@ async function main() {
   const worker = cluster.isWorker ? await joinCluster() : undefined;
   const log = worker ? logger.child({ worker: worker.id }) : logger;
   // Loaded here, not above: a cluster's primary never loads the app (the image model among it).
-  const { startServer } = await import('./core/server');
-  const server = await startServer(config, log, { worker });
+  const [{ startServer }, { createFeatures }] = await Promise.all([
+    import('./core/server'),
+    import('./features'),
+  ]);
+  const server = await startServer(config, log, createFeatures, { worker });
 
   let signals = 0;
   const stop = (signal: NodeJS.Signals) => {

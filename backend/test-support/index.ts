@@ -3,8 +3,8 @@
  * started in-process on scratch services, a Redis of one's own, and an admin made as the CLI
  * makes one.
  */
-import { createAdminAccount } from '../src/lolgram/accounts/admin-accounts';
-import { UsersRepository } from '../src/lolgram/accounts/users-repository';
+import { createAdminAccount } from '../src/accounts/admin-accounts';
+import { UsersRepository } from '../src/accounts/users-repository';
 import type { TestServer } from './server';
 
 export { startTestServer, type TestServer, type TestServerOptions } from './server';

@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/core/config';
 import type { Feature } from '../src/core/feature';
+import { createFeatures } from '../src/features';
+import type { ImageClassifier } from '../src/lolgram';
 import { createLogger } from '../src/core/logger';
-import { startServer, type RunningServer, type StartOptions } from '../src/core/server';
+import { startServer, type RunningServer } from '../src/core/server';
 import {
   createScratchDatabase,
   dropRedisPrefix,
@@ -38,7 +40,7 @@ export interface TestServerOptions {
   /** The clock of the server's in-process limits (a test freezes it). */
   now?: () => number;
   /** Moderation's image classifier, for a test that stands in for the model. */
-  imageClassifier?: StartOptions['imageClassifier'];
+  imageClassifier?: ImageClassifier | null;
 }
 
 let warned = false;
@@ -89,10 +91,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(mode === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),
     ...options.env,
   });
-  const server = await startServer(config, createLogger(config.LOG_LEVEL), {
+  const { imageClassifier } = options;
+  const features = (deps: Parameters<typeof createFeatures>[0]) =>
+    createFeatures(deps, { imageClassifier });
+  const server = await startServer(config, createLogger(config.LOG_LEVEL), features, {
     extraFeatures: options.extraFeatures,
     now: options.now,
-    imageClassifier: options.imageClassifier,
   });
   return {
     ...server,

@@ -1,6 +1,5 @@
 import type { Router } from 'express';
 import type { Server as SocketServer } from 'socket.io';
-import type { ImageClassifier } from '../lolgram/moderation/scoring';
 import type { Config } from './config';
 import type { Database } from './db';
 import type { FastRoute } from './fast-route';
@@ -20,9 +19,10 @@ export interface FeatureDeps {
   secret: string;
   /** The clock of in-process limits and of the game's signals; tests set it. Date.now when not given. */
   now?: () => number;
-  /** The image classifier of moderation; built from MODERATION_IMAGE_CHECK when not given. */
-  imageClassifier?: ImageClassifier | null;
 }
+
+/** Builds the product's features; the server is handed it (core imports no feature). */
+export type FeaturesFactory = (deps: FeatureDeps) => Promise<Feature[]>;
 
 /** A slice of the product (game, LOLGram): its routes, its socket handlers, its shutdown. */
 export interface Feature {

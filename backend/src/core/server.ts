@@ -3,13 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Server as SocketServer } from 'socket.io';
-import { createFeatures } from '../features';
 import { apiSecurityHeaders, createApp } from './app';
 import type { ClusterWorker } from './cluster-worker';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
-import type { Feature, FeatureDeps } from './feature';
+import type { Feature, FeaturesFactory } from './feature';
 import type { Logger } from './logger';
 import { Metrics, metricsEndpoint, metricsListener } from './metrics';
 import { runMigrations } from './migrate';
@@ -40,8 +39,6 @@ export interface StartOptions {
   extraFeatures?: Feature[];
   /** The clock of in-process limits; tests freeze it. */
   now?: () => number;
-  /** Moderation's image classifier (null: none); tests hand in a stand-in for the model. */
-  imageClassifier?: FeatureDeps['imageClassifier'];
   /**
    * Set in a worker of a cluster (WEB_CONCURRENCY above 1): its primary has applied the
    * migrations, serves METRICS_PORT and gathers /metrics for the whole machine, and the workers
@@ -54,6 +51,7 @@ export interface StartOptions {
 export async function startServer(
   config: Config,
   logger: Logger,
+  createFeatures: FeaturesFactory,
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const metrics = new Metrics();
@@ -109,7 +107,6 @@ export async function startServer(
         metrics,
         secret,
         now: options.now,
-        imageClassifier: options.imageClassifier,
       })),
       ...(options.extraFeatures ?? []),
     );

@@ -1,5 +1,5 @@
 import type { Server as SocketServer } from 'socket.io';
-import { TokenBuckets } from '../game/token-bucket';
+import { TokenBuckets } from './token-bucket';
 import type { Logger } from './logger';
 
 /**

@@ -17,7 +17,7 @@ import { SignalBuffer } from './signal-buffer';
 import type { GameStore } from './store';
 
 export interface GameParts {
-  /** Lets only LOLGram admins through to the operators' calls (401 or 403 for others). */
+  /** The accounts' admin guard: only admins reach the operators' calls (401 or 403 for others). */
   adminOnly: RequestHandler[];
 }
 

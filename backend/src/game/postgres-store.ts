@@ -1,6 +1,6 @@
 import type { GameRepository } from './repository';
 import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
-import { TokenBuckets } from './token-bucket';
+import { TokenBuckets } from '../core/token-bucket';
 
 const PRUNE_INTERVAL_MS = 60_000;
 

@@ -70,7 +70,4 @@ export interface GameStore {
   close(): Promise<void>;
 }
 
-export interface RateLimit {
-  perSecond: number;
-  burst: number;
-}
+export type { RateLimit } from '../core/token-bucket';

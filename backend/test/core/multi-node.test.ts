@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageUrl } from '../../src/lolgram/images/image-store';
-import { LOLGRAM_LIMITS } from '../../src/lolgram/limits';
+import { imageUrl } from '../../src/images/image-store';
+import { ACCOUNT_LIMITS } from '../../src/accounts/limits';
 import { redisAvailable } from '../../test-support/availability';
 import { spawnServer, type ServerProcess } from '../../test-support/process';
 import { startTestServer, type TestServer } from '../../test-support/server';
@@ -9,7 +9,7 @@ import { postgresAnswers, TEST_REDIS_URL } from '../../test-support/services';
 import { makePlayer, tap } from '../game/builders';
 import { connectGame, nextBoard, sendTaps } from '../game/socket-client';
 import { makeAccount, makeName } from '../lolgram/builders';
-import { startS3Server, type TestS3Server } from '../lolgram/images/s3-server';
+import { startS3Server, type TestS3Server } from '../images/s3-server';
 import { makeVisiblePost } from '../lolgram/post-checks';
 
 const SECRET = 'test-secret-test-secret-test-secret-0123';
@@ -108,7 +108,7 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
           .post('/api/lolgram/users/login')
           .set('X-Forwarded-For', from)
           .send({ username: user.username, password: guess });
-      for (let i = 0; i < LOLGRAM_LIMITS.loginPerAccount.limit; i += 1) {
+      for (let i = 0; i < ACCOUNT_LIMITS.loginPerAccount.limit; i += 1) {
         expect((await login(a.url, client, 'wrong guess!')).status).toBe(401);
       }
       const refused = await login(b.url, client, password);

@@ -5,8 +5,9 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config';
 import { startServer } from '../../src/core/server';
+import { createFeatures } from '../../src/features';
 import { runningLine, whereTheDataIs } from '../../src/core/startup-line';
-import { PUBLIC_ORIGIN_NOTICE } from '../../src/lolgram/accounts/sign-in-site';
+import { PUBLIC_ORIGIN_NOTICE } from '../../src/accounts/sign-in-site';
 import { createScratchDatabase, postgresAnswers } from '../../test-support/services';
 
 const DATA_DIR = path.join(os.tmpdir(), 'tapgram-data');
@@ -82,6 +83,7 @@ describe('the PUBLIC_ORIGIN notice at start', () => {
         ...env,
       }),
       logger,
+      createFeatures,
     );
     await server.close();
     return lines;

@@ -6,7 +6,7 @@ import {
 } from '@tapgram/shared';
 import { stringify } from 'csv-stringify';
 import { Router, type RequestHandler } from 'express';
-import { adminOf } from '../../core/admin';
+import { adminOf } from '../../accounts';
 import { parseInput } from '../../core/errors';
 import type { OperatorsService } from './operators-service';
 

@@ -6,7 +6,7 @@ import {
   type PlayersPage,
 } from '@tapgram/shared';
 import type pg from 'pg';
-import type { Admin } from '../../core/admin';
+import type { Admin } from '../../accounts';
 import { withTransaction } from '../../core/db';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { isId } from '../../core/ids';

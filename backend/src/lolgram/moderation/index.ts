@@ -1,6 +1,5 @@
 import type { FeatureDeps } from '../../core/feature';
-import type { UsersRepository } from '../accounts/users-repository';
-import type { ImageStore } from '../images/image-store';
+import type { ImageStore } from '../../images';
 import type { FeedCache } from '../posts/feed-cache';
 import type { PostsRepository } from '../posts/posts-repository';
 import { moderationRouter } from './moderation-routes';
@@ -8,21 +7,22 @@ import { ModerationService } from './moderation-service';
 import { NsfwClassifier } from './nsfw-classifier';
 import { PostChecker } from './post-checker';
 import { QueueRepository } from './queue-repository';
-import { PostScorer } from './scoring';
+import { PostScorer, type ImageClassifier } from './scoring';
 import { StatsRepository } from './stats-repository';
 
 export interface ModerationParts {
   images: ImageStore;
   posts: PostsRepository;
-  users: UsersRepository;
   /** Moderation decisions change what the feed shows: its shared first page is dropped. */
   feedCache: FeedCache;
+  /** Built from MODERATION_IMAGE_CHECK when not given; null: none. */
+  imageClassifier?: ImageClassifier | null;
 }
 
 /** Moderation: checking new posts, reports, the queue, decisions, analytics. */
 export function createModeration(
-  { config, logger, db, redis, imageClassifier }: FeatureDeps,
-  { images, posts, users, feedCache }: ModerationParts,
+  { config, logger, db, redis }: FeatureDeps,
+  { images, posts, feedCache, imageClassifier }: ModerationParts,
 ) {
   const queue = new QueueRepository(db.pool);
   const onVisibilityChange = () => feedCache.clear();
@@ -54,15 +54,8 @@ export function createModeration(
     onVisibilityChange,
   );
 
-  /**
-   * Before the server listens: ADMIN_USERNAMES become admins in the role column (the only thing
-   * checked). Then, in the background, the image model loads and unfinished checks run again.
-   */
-  async function start(): Promise<void> {
-    if (config.ADMIN_USERNAMES.length > 0) {
-      const granted = await users.grantAdmins(config.ADMIN_USERNAMES);
-      if (granted.length > 0) logger.info({ usernames: granted }, 'ADMIN_USERNAMES made admins');
-    }
+  /** In the background: the image model loads and unfinished checks run again. */
+  function start(): void {
     checker.start();
   }
 

@@ -8,7 +8,7 @@ import { checkReadiness } from '../../core/health';
 import { parseInput } from '../../core/errors';
 import type { Queryable } from '../../core/db';
 import type { Redis } from '../../core/redis';
-import { requireViewer, viewerOf } from '../accounts/viewer';
+import { requireAdmin, requireViewer, viewerOf } from '../../accounts';
 import type { ModerationService } from './moderation-service';
 import type { StatsRepository } from './stats-repository';
 
@@ -22,7 +22,7 @@ export function moderationRouter(
 
   // Every /admin path, known or not, is for admins: 401 or 403 before any 404.
   router.use('/admin', (_req, res, next) => {
-    service.requireAdmin(viewerOf(res));
+    requireAdmin(viewerOf(res));
     next();
   });
 
@@ -53,7 +53,7 @@ export function moderationRouter(
   });
 
   router.get('/analytics/popular', async (req, res) => {
-    service.requireAdmin(viewerOf(res));
+    requireAdmin(viewerOf(res));
     const { timeframe, limit } = parseInput(popularQuerySchema, req.query);
     res.json(await stats.popular(timeframe, limit));
   });

@@ -9,13 +9,11 @@ import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import {
   ConflictError,
-  ForbiddenError,
   NotFoundError,
   TooManyRequestsError,
-  UnauthorizedError,
   ValidationError,
 } from '../../core/errors';
-import type { Viewer } from '../accounts/sessions';
+import { requireAdmin, type Viewer } from '../../accounts';
 import type { PostChecker } from './post-checker';
 import type { Move, PostsRepository } from '../posts/posts-repository';
 import type { QueueRepository } from './queue-repository';
@@ -32,17 +30,6 @@ export class ModerationService {
     /** Called when a post's visibility changed (approved, rejected). */
     private readonly onVisibilityChange: () => void = () => undefined,
   ) {}
-
-  /** The role column alone: a username can be changed by its owner, so it proves nothing. */
-  isAdmin(viewer: Viewer): boolean {
-    return viewer.role === 'admin';
-  }
-
-  requireAdmin(viewer: Viewer | null): Viewer {
-    if (!viewer) throw new UnauthorizedError('Not signed in');
-    if (!this.isAdmin(viewer)) throw new ForbiddenError('Admins only');
-    return viewer;
-  }
 
   /** Hands a new post to the automatic check, which runs after the answer. */
   scoreLater(postId: string, image: Buffer, caption: string): void {
@@ -81,7 +68,7 @@ export class ModerationService {
   }
 
   queue(viewer: Viewer | null): Promise<ModerationQueueEntry[]> {
-    this.requireAdmin(viewer);
+    requireAdmin(viewer);
     return this.queueRepo.pending();
   }
 
@@ -95,7 +82,7 @@ export class ModerationService {
     decision: ModerationDecision,
     notes?: string,
   ): Promise<ModerationDecisionAnswer> {
-    const moderator = this.requireAdmin(viewer);
+    const moderator = requireAdmin(viewer);
     if (!isId(queueId)) throw new NotFoundError('Queue item not found');
     const result = await withTransaction(this.pool, async (client) => {
       const decided = await this.queueRepo.decide(client, queueId, {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import type { Logger } from '../../core/logger';
-import type { ImageStore } from '../images/image-store';
+import type { ImageStore } from '../../images';
 import type { PostsRepository } from '../posts/posts-repository';
 import type { QueueRepository } from './queue-repository';
 import type { ContentScorer } from './scoring';

@@ -1,7 +1,7 @@
 import type { ModerationDecision, ModerationQueueEntry, ReportReason } from '@tapgram/shared';
 import type pg from 'pg';
 import type { Queryable } from '../../core/db';
-import { imageUrl } from '../images/image-store';
+import { imageUrl } from '../../images';
 
 interface PendingRow {
   id: string;

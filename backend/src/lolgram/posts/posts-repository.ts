@@ -1,9 +1,9 @@
 import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
 import type pg from 'pg';
 import { toggleRow, type Queryable } from '../../core/db';
-import type { UsersRepository } from '../accounts/users-repository';
+import type { UsersRepository } from '../../accounts';
 import { encodeCursor, type Cursor } from './post-cursor';
-import { imageUrl, srcsetOf } from '../images/image-store';
+import { imageUrl, srcsetOf } from '../../images';
 
 export interface ImageAccess {
   userId: string;

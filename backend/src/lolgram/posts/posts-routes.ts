@@ -11,10 +11,10 @@ import { Router } from 'express';
 import { RawJson, type FastRoute } from '../../core/fast-route';
 import { parseInput, ValidationError } from '../../core/errors';
 import type { PostsService } from './posts-service';
-import { SESSION_COOKIE, type SessionStore } from '../accounts/sessions';
-import { imageContentType } from '../images/image-store';
-import { singleImage } from '../images/upload';
-import { requireViewer, signedInOnly, viewerOf, viewKey } from '../accounts/viewer';
+import { SESSION_COOKIE, type SessionStore } from '../../accounts';
+import { imageContentType } from '../../images';
+import { singleImage } from '../../images';
+import { requireViewer, signedInOnly, viewerOf, viewKey } from '../../accounts';
 
 function parseLocation(raw: unknown): unknown {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;

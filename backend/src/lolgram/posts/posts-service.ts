@@ -3,12 +3,12 @@ import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
-import { postIdOfImageKey, variantKey, variantOf, type ImageStore } from '../images/image-store';
-import { processImage } from '../images/image-pipeline';
+import { postIdOfImageKey, variantKey, variantOf, type ImageStore } from '../../images';
+import { processImage } from '../../images';
 import type { FeedCache } from './feed-cache';
 import { parseCursor } from './post-cursor';
 import type { ImageAccess, PostsRepository } from './posts-repository';
-import type { Viewer } from '../accounts/sessions';
+import type { Viewer } from '../../accounts';
 import { isId } from '../../core/ids';
 
 /** The rules of posts: who may post, the image pipeline, the feed, LOLs and views. */

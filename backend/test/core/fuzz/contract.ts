@@ -1,6 +1,7 @@
 /**
- * Every endpoint of the /api contract (the routers: game/routes.ts, lolgram/accounts/users-routes.ts,
- * lolgram/posts/posts-routes.ts, lolgram/moderation/moderation-routes.ts, core/health.ts), with
+ * Every endpoint of the /api contract (the routers: game/routes.ts, accounts/users-routes.ts,
+ * lolgram/relations/follows-routes.ts, lolgram/posts/posts-routes.ts,
+ * lolgram/moderation/moderation-routes.ts, core/health.ts), with
  * what each part of a request holds. `{kind}` in a path is a parameter of that kind.
  */
 export type Kind =

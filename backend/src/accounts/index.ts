@@ -1,0 +1,98 @@
+import { Router, type RequestHandler } from 'express';
+import type { Feature, FeatureDeps } from '../core/feature';
+import { createRateLimits } from '../core/limiter';
+import { sameOriginWrites } from '../core/origin';
+import type { ImageStore } from '../images';
+import { admitAdmins } from './admin';
+import { createExpiryCleanup } from './expiry-cleanup';
+import { ACCOUNT_LIMITS, EXPIRY_CLEANUP_INTERVAL_MS } from './limits';
+import { LoginGuard } from './login-guard';
+import { PasswordHasher } from './passwords';
+import { SessionStore } from './sessions';
+import { PUBLIC_ORIGIN_NOTICE, signInSiteResolver } from './sign-in-site';
+import { UsersRepository } from './users-repository';
+import { usersRouter } from './users-routes';
+import { UsersService } from './users-service';
+import { resolveViewer } from './viewer';
+import { WalletAuth } from './wallet-auth';
+
+export { adminOf, isAdmin, requireAdmin, type Admin } from './admin';
+export { SESSION_COOKIE, type SessionStore, type Viewer } from './sessions';
+export { requireViewer, signedInOnly, viewerOf, viewKey } from './viewer';
+export type { UsersRepository } from './users-repository';
+export type { UsersService } from './users-service';
+
+/** Accounts, and what the features that act for a signed-in user take from them. */
+export interface Accounts extends Feature {
+  sessions: SessionStore;
+  users: UsersRepository;
+  service: UsersService;
+  /** Puts who is asking in res.locals.viewer (null when nobody), for `viewerOf(res)`. */
+  resolveViewer: RequestHandler;
+  /**
+   * Lets only admins through, with writes from this site only; the admin is in `adminOf(res)`.
+   * The one guard of every admin call, whichever feature serves it.
+   */
+  adminOnly: RequestHandler[];
+}
+
+/**
+ * Who someone is and what they may do: sign-up and sign-in (password and wallet), sessions, the
+ * viewer of a request, roles and the admin guard, and the account's public profile. Its calls
+ * keep the paths of LOLGram's API (/api/lolgram/users/..., /api/lolgram/auth/...).
+ */
+export function createAccounts(deps: FeatureDeps, images: ImageStore): Accounts {
+  const { config, db, redis, logger } = deps;
+  const users = new UsersRepository(db.pool);
+  const sessions = new SessionStore(db.pool);
+  const wallet = new WalletAuth(db.pool);
+  const limits = createRateLimits(redis, config.REDIS_PREFIX);
+  const service = new UsersService({
+    users,
+    wallet,
+    images,
+    loginGuard: new LoginGuard(limits),
+    nonceLimit: limits('nonce', ACCOUNT_LIMITS.noncePerClient),
+    signupLimit: limits('signup', {
+      ...ACCOUNT_LIMITS.signupPerClient,
+      limit: config.SIGNUPS_PER_HOUR ?? ACCOUNT_LIMITS.signupPerClient.limit,
+    }),
+    passwords: new PasswordHasher(),
+    adminUsernames: config.ADMIN_USERNAMES,
+  });
+  if (config.isProduction && !config.PUBLIC_ORIGIN) logger.warn(PUBLIC_ORIGIN_NOTICE);
+  const cleanup = createExpiryCleanup(
+    { nonces: wallet, sessions },
+    logger,
+    EXPIRY_CLEANUP_INTERVAL_MS,
+  );
+
+  const viewer = resolveViewer(sessions);
+  const writesFromThisSite = sameOriginWrites(config.PUBLIC_ORIGIN);
+  const router = Router();
+  router.use(
+    '/lolgram',
+    writesFromThisSite,
+    viewer,
+    usersRouter(service, sessions, signInSiteResolver(config.PUBLIC_ORIGIN)),
+  );
+
+  return {
+    name: 'accounts',
+    router,
+    sessions,
+    users,
+    service,
+    resolveViewer: viewer,
+    adminOnly: [writesFromThisSite, viewer, admitAdmins],
+    /** Before the server listens: ADMIN_USERNAMES become admins in the role column (the only thing checked). */
+    async start() {
+      if (config.ADMIN_USERNAMES.length > 0) {
+        const granted = await users.grantAdmins(config.ADMIN_USERNAMES);
+        if (granted.length > 0) logger.info({ usernames: granted }, 'ADMIN_USERNAMES made admins');
+      }
+      cleanup.start();
+    },
+    close: () => cleanup.stop(),
+  };
+}

@@ -1,0 +1,78 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { LOLGRAM_SESSION_LIFETIME_MS, type AuthMethod } from '@tapgram/shared';
+import type { Request, Response } from 'express';
+import type { Queryable } from '../core/db';
+
+export const SESSION_COOKIE = 'lg_session';
+
+export interface Viewer {
+  id: string;
+  username: string;
+  role: 'user' | 'admin';
+  authMethod: AuthMethod;
+}
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Server-side sign-in sessions: the cookie holds a random token, the database only its hash. */
+export class SessionStore {
+  constructor(private readonly db: Queryable) {}
+
+  async start(res: Response, req: Request, userId: string, authMethod: AuthMethod): Promise<void> {
+    // A fresh token at every sign-in, and the old one (if any) ends: no session fixation.
+    await this.forget(req);
+    const token = randomBytes(32).toString('base64url');
+    const expires = new Date(Date.now() + LOLGRAM_SESSION_LIFETIME_MS);
+    await this.db.query(
+      'INSERT INTO auth_sessions (id, user_id, auth_method, expires_at) VALUES ($1, $2, $3, $4)',
+      [digest(token), userId, authMethod, expires],
+    );
+    res.cookie(SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      // Secure whenever the request came over HTTPS; behind a TLS-terminating proxy that needs
+      // TRUST_PROXY (its hop count or address), so that req.secure sees X-Forwarded-Proto.
+      secure: req.secure,
+      expires,
+      path: '/',
+    });
+  }
+
+  async end(req: Request, res: Response): Promise<void> {
+    await this.forget(req);
+    res.clearCookie(SESSION_COOKIE, { path: '/' });
+  }
+
+  private async forget(req: Request): Promise<void> {
+    const token = tokenOf(req);
+    if (token) await this.db.query('DELETE FROM auth_sessions WHERE id = $1', [digest(token)]);
+  }
+
+  viewer(req: Request): Promise<Viewer | null> {
+    const token = tokenOf(req);
+    return token ? this.viewerByToken(token) : Promise.resolve(null);
+  }
+
+  async viewerByToken(token: string): Promise<Viewer | null> {
+    const { rows } = await this.db.query<Viewer>(
+      `SELECT u.id, u.username, u.role, s.auth_method AS "authMethod"
+         FROM auth_sessions s JOIN lolgram_users u ON u.id = s.user_id
+        WHERE s.id = $1 AND s.expires_at > now()`,
+      [digest(token)],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Deletes sessions past their expiry; they no longer sign anyone in. */
+  async deleteExpired(now: Date = new Date()): Promise<number> {
+    const { rowCount } = await this.db.query('DELETE FROM auth_sessions WHERE expires_at <= $1', [
+      now,
+    ]);
+    return rowCount ?? 0;
+  }
+}
+
+export function tokenOf(req: Request): string | null {
+  const value: unknown = req.cookies?.[SESSION_COOKIE];
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}

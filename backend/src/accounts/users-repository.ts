@@ -1,0 +1,194 @@
+import { messages, type LolgramUser } from '@tapgram/shared';
+import type pg from 'pg';
+import type { Queryable } from '../core/db';
+import { ConflictError } from '../core/errors';
+import { imageUrl, srcsetOf } from '../images';
+
+interface UserRow {
+  id: string;
+  username: string;
+  avatar_key: string | null;
+  avatar_widths: number[];
+  bio: string | null;
+  follower_count: number;
+  following_count: number;
+  post_count: number;
+  wallet_address: string | null;
+  is_verified: boolean;
+}
+
+export function toUser(row: UserRow): LolgramUser {
+  return {
+    id: row.id,
+    username: row.username,
+    avatar: row.avatar_key ? imageUrl(row.avatar_key) : null,
+    ...(row.avatar_key && row.avatar_widths.length > 0
+      ? { avatarSrcset: srcsetOf(row.avatar_key, row.avatar_widths) }
+      : {}),
+    bio: row.bio,
+    followerCount: row.follower_count,
+    followingCount: row.following_count,
+    postCount: row.post_count,
+    walletAddress: row.wallet_address,
+    isVerified: row.is_verified,
+  };
+}
+
+const COLUMNS = `id, username, avatar_key, avatar_widths, bio, follower_count, following_count, post_count, wallet_address, is_verified`;
+const UNIQUE_VIOLATION = '23505';
+
+function uniqueUsername<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: { code?: string; constraint?: string }) => {
+    if (error.code === UNIQUE_VIOLATION && error.constraint === 'lolgram_users_username_key') {
+      throw new ConflictError(messages.usernameTaken);
+    }
+    if (error.code === UNIQUE_VIOLATION)
+      throw new ConflictError('This wallet already has an account');
+    throw error;
+  });
+}
+
+export class UsersRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async create(user: {
+    username: string;
+    passwordHash: string | null;
+    walletAddress: string | null;
+    role: 'user' | 'admin';
+  }): Promise<LolgramUser> {
+    const { rows } = await uniqueUsername(
+      this.db.query<UserRow>(
+        `INSERT INTO lolgram_users (username, password_hash, wallet_address, role)
+         VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+        [user.username, user.passwordHash, user.walletAddress, user.role],
+      ),
+    );
+    return toUser(rows[0]);
+  }
+
+  /** Sets the role of the account named `username` (any case); false when there is none. */
+  async setRole(username: string, role: 'user' | 'admin'): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      'UPDATE lolgram_users SET role = $2 WHERE lower(username) = lower($1)',
+      [username, role],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Moves an author's count of visible posts by `delta`, with the move of a post's status. */
+  async addToPostCount(client: pg.PoolClient, userId: string, delta: number): Promise<void> {
+    await client.query('UPDATE lolgram_users SET post_count = post_count + $2 WHERE id = $1', [
+      userId,
+      delta,
+    ]);
+  }
+
+  /** Makes the accounts named in `usernames` (lower case) admins; answers the names it changed. */
+  async grantAdmins(usernames: string[]): Promise<string[]> {
+    const { rows } = await this.db.query<{ username: string }>(
+      `UPDATE lolgram_users SET role = 'admin'
+        WHERE lower(username) = ANY($1::text[]) AND role <> 'admin' RETURNING username`,
+      [usernames],
+    );
+    return rows.map((row) => row.username);
+  }
+
+  async byId(id: string): Promise<LolgramUser | null> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${COLUMNS} FROM lolgram_users WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async byUsername(username: string): Promise<LolgramUser | null> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${COLUMNS} FROM lolgram_users WHERE lower(username) = lower($1)`,
+      [username],
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async byWallet(address: string): Promise<LolgramUser | null> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${COLUMNS} FROM lolgram_users WHERE wallet_address = $1`,
+      [address],
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async credentials(username: string): Promise<{ id: string; passwordHash: string | null } | null> {
+    const { rows } = await this.db.query<{ id: string; password_hash: string | null }>(
+      'SELECT id, password_hash FROM lolgram_users WHERE lower(username) = lower($1)',
+      [username],
+    );
+    return rows[0] ? { id: rows[0].id, passwordHash: rows[0].password_hash } : null;
+  }
+
+  async updateProfile(id: string, username: string, bio: string): Promise<LolgramUser | null> {
+    const { rows } = await uniqueUsername(
+      this.db.query<UserRow>(
+        `UPDATE lolgram_users SET username = $2, bio = NULLIF($3, '') WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, username, bio],
+      ),
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  /**
+   * Sets the avatar and the widths of its copies, and answers the user with the avatar it
+   * replaced (to delete its files).
+   */
+  async setAvatar(
+    id: string,
+    key: string,
+    widths: number[],
+  ): Promise<{ user: LolgramUser; previous: { key: string; widths: number[] } | null } | null> {
+    const { rows } = await this.db.query<
+      UserRow & { previous: string | null; previous_widths: number[] }
+    >(
+      `UPDATE lolgram_users u SET avatar_key = $2, avatar_widths = $3
+         FROM (SELECT avatar_key AS previous, avatar_widths AS previous_widths
+                 FROM lolgram_users WHERE id = $1) old
+        WHERE u.id = $1 RETURNING ${COLUMNS.split(', ')
+          .map((c) => `u.${c}`)
+          .join(', ')}, old.previous, old.previous_widths`,
+      [id, key, widths],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const previous = row.previous ? { key: row.previous, widths: row.previous_widths } : null;
+    return { user: toUser(row), previous };
+  }
+
+  /**
+   * Locks both users of a follow, in id order (concurrent follows stay exact), for the
+   * transaction that moves their counts.
+   */
+  async lockPair(client: pg.PoolClient, a: string, b: string): Promise<void> {
+    await client.query('SELECT id FROM lolgram_users WHERE id = ANY($1) ORDER BY id FOR UPDATE', [
+      [a, b],
+    ]);
+  }
+
+  /** Moves the counts of a follow that was added (1) or removed (-1); answers the followers now. */
+  async moveFollowCounts(
+    client: pg.PoolClient,
+    followerId: string,
+    userId: string,
+    delta: number,
+  ): Promise<number> {
+    if (delta !== 0) {
+      await client.query(
+        'UPDATE lolgram_users SET following_count = following_count + $2 WHERE id = $1',
+        [followerId, delta],
+      );
+    }
+    const { rows } = await client.query<{ follower_count: number }>(
+      'UPDATE lolgram_users SET follower_count = follower_count + $2 WHERE id = $1 RETURNING follower_count',
+      [userId, delta],
+    );
+    return rows[0].follower_count;
+  }
+}

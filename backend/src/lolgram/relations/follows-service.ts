@@ -1,0 +1,33 @@
+import type pg from 'pg';
+import { withTransaction } from '../../core/db';
+import { ForbiddenError, ValidationError } from '../../core/errors';
+import { isId } from '../../core/ids';
+import type { UsersService, UsersRepository, Viewer } from '../../accounts';
+import type { FollowsRepository } from './follows-repository';
+
+/** Who follows whom: one's own follows only, never oneself, counts kept exact. */
+export class FollowsService {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly follows: FollowsRepository,
+    private readonly users: UsersRepository,
+    private readonly accounts: UsersService,
+  ) {}
+
+  async isFollowing(followerId: string, userId: string): Promise<boolean> {
+    if (!isId(followerId) || !isId(userId)) return false;
+    return this.follows.isFollowing(followerId, userId);
+  }
+
+  async setFollow(viewer: Viewer, followerId: string, userId: string, follow: boolean) {
+    if (viewer.id !== followerId) throw new ForbiddenError('You can only follow as yourself');
+    if (followerId === userId) throw new ValidationError('You cannot follow yourself');
+    await this.accounts.byId(userId);
+    const followerCount = await withTransaction(this.pool, async (client) => {
+      await this.users.lockPair(client, followerId, userId);
+      const delta = await this.follows.set(client, followerId, userId, follow);
+      return this.users.moveFollowCounts(client, followerId, userId, delta);
+    });
+    return { following: follow, followerCount };
+  }
+}
