@@ -1,7 +1,82 @@
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const BACKEND_MODULES = ['accounts', 'images', 'live'];
+const BACKEND_FEATURES = ['game', 'lolgram'];
+const FRONTEND_FEATURES = [
+  'admin',
+  'auth',
+  'game',
+  'landing',
+  'leaderboard',
+  'lolgram',
+  'not-found',
+  'story',
+  'wallet',
+];
+
+const ENTRY_ONLY = 'import it through its index.ts, its public entry';
+
+/** `target` may reach each of `others` only through the other's index.ts. */
+const throughIndex = (target, others) =>
+  others.map((other) => ({
+    target,
+    from: other,
+    except: ['./index.ts'],
+    message: `${other} is another module: ${ENTRY_ONLY}.`,
+  }));
+
+/**
+ * The layout, enforced: core is the floor and imports no module or feature; the modules several
+ * features share (accounts, images, live) import no feature; a module or feature reaches another
+ * only through its index.ts. The same between the frontend's features, and its shared layers
+ * (components, lib, hooks) import no feature.
+ */
+const boundaries = [
+  {
+    target: 'backend/src/core',
+    from: [
+      ...[...BACKEND_MODULES, ...BACKEND_FEATURES].map((name) => `backend/src/${name}`),
+      'backend/src/features.ts',
+      'backend/src/main.ts',
+    ],
+    message: 'core is the floor: it imports no module or feature.',
+  },
+  ...BACKEND_MODULES.map((name) => ({
+    target: `backend/src/${name}`,
+    from: BACKEND_FEATURES.map((feature) => `backend/src/${feature}`),
+    message: 'a shared module imports no feature.',
+  })),
+  ...[...BACKEND_MODULES, ...BACKEND_FEATURES].flatMap((name) =>
+    throughIndex(
+      `backend/src/${name}`,
+      [...BACKEND_MODULES, ...BACKEND_FEATURES]
+        .filter((other) => other !== name)
+        .map((other) => `backend/src/${other}`),
+    ),
+  ),
+  {
+    target: ['frontend/src/components', 'frontend/src/lib', 'frontend/src/hooks'],
+    from: 'frontend/src/features',
+    message: 'the shared layers import no feature.',
+  },
+  ...FRONTEND_FEATURES.flatMap((name) =>
+    throughIndex(
+      `frontend/src/features/${name}`,
+      FRONTEND_FEATURES.filter((other) => other !== name).map(
+        (other) => `frontend/src/features/${other}`,
+      ),
+    ),
+  ),
+  {
+    target: 'shared',
+    from: ['backend', 'frontend'],
+    message: 'shared is the contract: it imports neither side.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'bench/results/**'] },
@@ -17,6 +92,16 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'error',
     },
+  },
+  {
+    files: ['backend/src/**/*.ts', 'frontend/src/**/*.{ts,tsx}', 'shared/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] }),
+      ],
+    },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaries }] },
   },
   {
     files: ['frontend/**/*.{ts,tsx}'],

@@ -5,7 +5,7 @@ import {
   countryName,
   defaultCountry,
   KNOWN_COUNTRY_CODES,
-} from '../../src/features/game/countries';
+} from '../../src/lib/countries';
 import { StatTiles } from '../../src/features/game/StatTiles';
 import { DEFAULT_COUNTRY } from '../../src/lib/ui-constants';
 

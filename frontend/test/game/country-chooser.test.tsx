@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { countryFlagUrl, KNOWN_COUNTRY_CODES } from '../../src/features/game/countries';
+import { countryFlagUrl, KNOWN_COUNTRY_CODES } from '../../src/lib/countries';
 import { MilestoneBanner } from '../../src/features/game/MilestoneBanner';
 import { WelcomeDialog } from '../../src/features/game/WelcomeDialog';
 

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeaderboardPanel } from '../../src/features/game/LeaderboardPanel';
-import { defaultCountry } from '../../src/features/game/countries';
+import { defaultCountry } from '../../src/lib/countries';
 import { MilestoneBanner } from '../../src/features/game/MilestoneBanner';
 import { WelcomeDialog } from '../../src/features/game/WelcomeDialog';
 import { createQueryClient } from '../../src/lib/query-client';

@@ -4,7 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { AuthProvider } from '../../src/features/lolgram/auth';
+import { AuthProvider } from '../../src/features/auth';
 import { PostPage } from '../../src/features/lolgram/PostPage';
 import { ProfilePage } from '../../src/features/lolgram/ProfilePage';
 import { ExploreTab } from '../../src/features/lolgram/tabs/ExploreTab';

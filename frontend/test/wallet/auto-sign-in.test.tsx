@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { getWallets, type StandardDisconnectFeature } from '@wallet-standard/core';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dismiss, useToast } from '../../src/hooks/use-toast';
-import { AuthProvider, useAuth } from '../../src/features/lolgram/auth';
+import { AuthProvider, useAuth } from '../../src/features/auth';
 import { WalletAutoSignIn, WalletProviders, WalletSection } from '../../src/features/wallet';
 import { registerTestWallet } from './test-wallet';
 import { makeUser } from './builders';

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthProvider } from '../../src/features/lolgram/auth';
+import { AuthProvider } from '../../src/features/auth';
 import { WalletProviders, WalletSection } from '../../src/features/wallet';
 
 afterEach(() => {

@@ -7,7 +7,7 @@ import { getWallets, type StandardDisconnectFeature } from '@wallet-standard/cor
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dismiss } from '../../src/hooks/use-toast';
-import { AuthProvider, useAuth } from '../../src/features/lolgram/auth';
+import { AuthProvider, useAuth } from '../../src/features/auth';
 import { AuthDialog } from '../../src/features/lolgram/dialogs/AuthDialog';
 import { WalletAutoSignIn, WalletProviders } from '../../src/features/wallet';
 import { registerTestWallet } from './test-wallet';

@@ -3,9 +3,9 @@ import { ShieldAlert } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Button, buttonVariants } from '../../components/ui/button';
-import { meQuery, useAuth } from '../lolgram/auth';
-import { AuthDialog } from '../lolgram/dialogs/AuthDialog';
-import { LolgramProviders } from '../lolgram/LolgramProviders';
+import { meQuery, useAuth } from '../auth';
+import { AuthDialog } from '../lolgram';
+import { LolgramProviders } from '../lolgram';
 import { AdminDashboard } from './AdminDashboard';
 import { PlayerPage } from './PlayerPage';
 

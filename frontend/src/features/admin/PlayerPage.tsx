@@ -6,7 +6,7 @@ import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { ApiError } from '../../lib/api';
-import { countryName } from '../game/countries';
+import { countryName } from '../../lib/countries';
 import { FreezeDialog } from './FreezeDialog';
 import { LoadFailed } from './LoadFailed';
 import { FrozenBadge, SuspicionReasons, SuspicionScore } from './player-badges';

@@ -1,6 +1,6 @@
 import type { OperatorPlayer } from '@tapgram/shared';
 import { Link, useLocation } from 'react-router-dom';
-import { countryName } from '../game/countries';
+import { countryName } from '../../lib/countries';
 import { FrozenBadge, SuspicionReasons, SuspicionScore } from './player-badges';
 
 /** The player's page, which leads back to this list as it is (search, sort, page). */

@@ -1,4 +1,4 @@
-import { LazyStorySection } from '../story/LazyStorySection';
+import { LazyStorySection } from '../story';
 import { ContractBox } from './ContractBox';
 import { FrozenNotice } from './FrozenNotice';
 import { GameHeader } from './GameHeader';

@@ -1,5 +1,5 @@
-import { countryName } from './countries';
-import { CountryFlag } from './CountryFlag';
+import { countryName } from '../../lib/countries';
+import { CountryFlag } from '../../components/CountryFlag';
 import { DEFAULT_COUNTRY, RANK_BEFORE_LOAD } from '../../lib/ui-constants';
 
 interface Props {

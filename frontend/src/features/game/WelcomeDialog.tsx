@@ -9,8 +9,8 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
-import { countryOptions, defaultCountry } from './countries';
-import { CountryFlag } from './CountryFlag';
+import { countryOptions, defaultCountry } from '../../lib/countries';
+import { CountryFlag } from '../../components/CountryFlag';
 
 /**
  * Non-dismissable: a player needs a username before the first tap. The country starts at the

@@ -1,14 +1,14 @@
 import { useMemo } from 'react';
-import { countryName } from '../game/countries';
-import { CountryFlag } from '../game/CountryFlag';
-import { useSocketConnected } from '../game/game-socket';
+import { countryName } from '../../lib/countries';
+import { CountryFlag } from '../../components/CountryFlag';
 import {
+  topRanks,
   useGamePushes,
   useLeaderboardCountries,
   useLeaderboardUsers,
   useMilestone,
-} from '../game/queries';
-import { topRanks } from '../game/ranks';
+  useSocketConnected,
+} from '../game';
 import { LiveBoard } from './LiveBoard';
 
 /** The event-screen board: top players and countries, live over the game channel, no scrolling. */

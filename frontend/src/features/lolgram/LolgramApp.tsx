@@ -1,7 +1,7 @@
 import * as TabsPrimitive from '@radix-ui/react-tabs';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { useAuth } from './auth';
+import { useAuth } from '../auth';
 import { BottomTabBar, TAB_IDS, type TabId } from './components/BottomTabBar';
 import { LolgramHeader } from './components/LolgramHeader';
 import { LoginPromptProvider } from './components/login-prompt';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AuthProvider } from './auth';
+import { AuthProvider } from '../auth';
 import { WalletHost } from './wallet-host';
 
 /**

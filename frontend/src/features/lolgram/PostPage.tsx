@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { AuthProvider } from './auth';
+import { AuthProvider } from '../auth';
 import { PostView } from './post/PostView';
 
 export function PostPage() {

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { AuthProvider } from './auth';
+import { AuthProvider } from '../auth';
 import { PublicProfile } from './profile/PublicProfile';
 
 export function ProfilePage() {

@@ -2,7 +2,7 @@ import { useWallet } from '@solana/wallet-adapter-react';
 import { useEffect, useRef } from 'react';
 import { toast } from '../../hooks/use-toast';
 import { errorMessage } from '../../lib/api';
-import { useAuth } from '../lolgram/auth';
+import { useAuth } from '../auth';
 import { announceWalletSignIn } from './sign-in-events';
 import { signInWithWallet } from './sign-in';
 

@@ -3,7 +3,7 @@ import { Camera } from 'lucide-react';
 import { useRef, type ChangeEvent } from 'react';
 import { useUploadAvatar } from '../hooks/useUploadAvatar';
 import { imageFileProblem, readImageFile } from '../lib/image-file';
-import { serverError } from '../lib/server-error';
+import { serverError } from '../../../lib/server-error';
 import { UserAvatar } from './UserAvatar';
 
 /**

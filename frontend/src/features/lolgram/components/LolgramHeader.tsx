@@ -1,7 +1,7 @@
 import { PlusSquare } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { UserAvatar } from './UserAvatar';
 
 export function LolgramHeader({

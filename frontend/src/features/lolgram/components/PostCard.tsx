@@ -3,7 +3,7 @@ import { Laugh, MapPin } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { toast } from '../../../hooks/use-toast';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { useLol } from '../hooks/useLol';
 import { usePostViews } from '../hooks/usePostViews';
 import { formatPostDate, pluralize } from '../lib/format';

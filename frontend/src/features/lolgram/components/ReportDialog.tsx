@@ -11,7 +11,7 @@ import {
 } from '../../../components/ui/dialog';
 import { toast } from '../../../hooks/use-toast';
 import { apiRequest } from '../../../lib/api';
-import { serverError } from '../lib/server-error';
+import { serverError } from '../../../lib/server-error';
 
 /** Sends a post to the moderators, with a reason. */
 export function ReportDialog({

@@ -1,7 +1,7 @@
 import { type Post } from '@tapgram/shared';
 import { Plus } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { UserAvatar } from './UserAvatar';
 import { STORY_BUBBLES } from '../../../lib/ui-constants';
 

@@ -9,7 +9,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { WalletSlot } from '../components/WalletSlot';
 
 type Mode = 'login' | 'signup';

@@ -8,7 +8,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { CreatePostForm } from './CreatePostForm';
 
 /** Closing the dialog unmounts the form, which resets the photo, caption and location. */

@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { errorMessage } from '../../../lib/api';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { PhotoPicker } from '../components/PhotoPicker';
 import { useCreatePost } from '../hooks/useCreatePost';
 import { dataUrlToBlob } from '../lib/crop-image';

@@ -17,7 +17,7 @@ import {
 } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { useUpdateProfile } from '../hooks/useUpdateProfile';
-import { serverError } from '../lib/server-error';
+import { serverError } from '../../../lib/server-error';
 
 function EditProfileForm({ user, onDone }: { user: LolgramUser; onDone: () => void }) {
   const [username, setUsername] = useState(user.username);

@@ -3,8 +3,6 @@ import type { Query } from '@tanstack/react-query';
 
 /** Query keys are the API paths; the default query function joins them with "/". */
 export const lolgramKeys = {
-  /** The signed-in user as the server sees them (401 when nobody is), with `isAdmin`. */
-  me: ['/api/lolgram/users/me'],
   feed: [`/api/lolgram/posts/feed?limit=${FEED_LIMIT}`],
   userPosts: (userId: string) => ['/api/lolgram/posts/user', userId],
   post: (postId: string) => ['/api/lolgram/posts', encodeURIComponent(postId)],

@@ -1,7 +1,7 @@
 import type { LolgramUser, UpdateProfileBody } from '@tapgram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { lolgramKeys } from './query-keys';
 
 export function useUpdateProfile(userId: string) {

@@ -1,6 +1,6 @@
 import type { AvatarAnswer } from '@tapgram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { sendForm } from '../lib/form-request';
 import { isPostsQuery, lolgramKeys } from './query-keys';
 

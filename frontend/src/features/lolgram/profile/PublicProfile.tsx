@@ -1,7 +1,7 @@
 import { ArrowLeft, BadgeCheck } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { FollowButton } from '../components/FollowButton';
 import { UserPostsGrid } from '../components/UserPostsGrid';
 import { ProfileHeader } from '../components/ProfileHeader';

@@ -2,7 +2,7 @@ import type { LolgramUser } from '@tapgram/shared';
 import { LogOut, Settings } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { useAuth } from '../auth';
+import { useAuth } from '../../auth';
 import { AvatarUpload } from '../components/AvatarUpload';
 import { UserPostsGrid } from '../components/UserPostsGrid';
 import { ProfileHeader } from '../components/ProfileHeader';

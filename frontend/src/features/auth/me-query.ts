@@ -1,6 +1,6 @@
 import type { AuthMethod, LolgramUser } from '@tapgram/shared';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { lolgramKeys } from '../hooks/query-keys';
+import { authKeys } from './query-keys';
 import { fetchMe } from './auth-api';
 import {
   clearLegacyKeys,
@@ -64,7 +64,7 @@ async function confirmSignedIn({ signal }: { signal: AbortSignal }): Promise<Sig
  * for good. A failed check counts as signed out.
  */
 export const meQuery = queryOptions({
-  queryKey: lolgramKeys.me,
+  queryKey: authKeys.me,
   queryFn: confirmSignedIn,
   initialData: storedSignedIn,
   staleTime: ({ state }) =>

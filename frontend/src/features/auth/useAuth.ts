@@ -1,9 +1,9 @@
 import type { AuthMethod, LolgramUser } from '@tapgram/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { isPostsQuery } from '../hooks/query-keys';
 import { loginOrCreate, logoutRequest } from './auth-api';
 import { currentSignedIn, meQuery, setSignedIn, type SignedIn } from './me-query';
+import { authKeys } from './query-keys';
 import { forgetSession, readSession, toStoredSession, writeSession } from './session-storage';
 
 export interface AuthState {
@@ -21,12 +21,14 @@ function useSignedIn(): SignedIn | null {
 }
 
 function authActions(queryClient: QueryClient) {
-  const refreshPosts = () => queryClient.invalidateQueries({ predicate: isPostsQuery });
+  // Who is asking changed: every answer that depended on it (LOLs, a post's own lists) is read again.
+  const refreshAnswers = () =>
+    queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== authKeys.me[0] });
 
   const signedIn = (user: LolgramUser, authMethod: AuthMethod) => {
     writeSession(toStoredSession(user, authMethod, Date.now()));
     setSignedIn(queryClient, { user, authMethod });
-    void refreshPosts();
+    void refreshAnswers();
   };
 
   return {
@@ -44,7 +46,7 @@ function authActions(queryClient: QueryClient) {
       } finally {
         forgetSession();
         setSignedIn(queryClient, null);
-        void refreshPosts();
+        void refreshAnswers();
       }
     },
     /** Takes in the signed-in user's new profile (an edit's answer). */

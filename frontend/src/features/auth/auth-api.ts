@@ -1,6 +1,6 @@
 import type { LolgramUser, LoginBody, MeAnswer } from '@tapgram/shared';
-import { ApiError, apiRequest, throwIfResNotOk } from '../../../lib/api';
-import { serverError } from '../lib/server-error';
+import { ApiError, apiRequest, throwIfResNotOk } from '../../lib/api';
+import { serverError } from '../../lib/server-error';
 
 const USERS = '/api/lolgram/users';
 

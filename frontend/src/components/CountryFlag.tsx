@@ -1,6 +1,6 @@
 import { Globe } from 'lucide-react';
-import { cn } from '../../lib/cn';
-import { countryFlagUrl, countryName } from './countries';
+import { cn } from '../lib/cn';
+import { countryFlagUrl, countryName } from '../lib/countries';
 
 /**
  * A country's flag as an image, 3:2, sized by the text around it; a globe for a code that names

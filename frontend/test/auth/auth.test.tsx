@@ -3,11 +3,11 @@ import { LOLGRAM_SESSION_LIFETIME_MS } from '@tapgram/shared';
 import { act, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { useAuth } from '../../src/features/lolgram/auth';
-import { LEGACY_KEYS, SESSION_KEY } from '../../src/features/lolgram/auth/session-storage';
-import { makeSession, makeUser, meAnswer } from './builders';
-import { json, noContent, stubFetchForEachTest } from './fetch-stub';
-import { renderWithApp } from './render';
+import { useAuth } from '../../src/features/auth';
+import { LEGACY_KEYS, SESSION_KEY } from '../../src/features/auth/session-storage';
+import { makeSession, makeUser, meAnswer } from '../lolgram/builders';
+import { json, noContent, stubFetchForEachTest } from '../lolgram/fetch-stub';
+import { renderWithApp } from '../lolgram/render';
 
 function Probe() {
   const auth = useAuth();

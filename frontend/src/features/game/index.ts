@@ -1,0 +1,9 @@
+/** What other screens take from the game: its channel's state and its boards, live. */
+export { useSocketConnected } from './game-socket';
+export {
+  useGamePushes,
+  useLeaderboardCountries,
+  useLeaderboardUsers,
+  useMilestone,
+} from './queries';
+export { topRanks } from './ranks';

@@ -1,0 +1,2 @@
+/** The story section, loaded when it comes near the screen. */
+export { LazyStorySection } from './LazyStorySection';
