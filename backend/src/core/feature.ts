@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { Server as SocketServer } from 'socket.io';
 import type { Config } from './config';
 import type { Database } from './db';
+import type { EventBus } from './events';
 import type { FastRoute } from './fast-route';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
@@ -13,6 +14,8 @@ export interface FeatureDeps {
   logger: Logger;
   db: Database;
   redis: Redis | null;
+  /** The domain events of this node (relayed between nodes through Redis when it is configured). */
+  events: EventBus;
   /** This server's metrics (each server has its own registry). */
   metrics: Metrics;
   /** Signs cookies; from SESSION_SECRET or generated once under DATA_DIR. */

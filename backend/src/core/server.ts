@@ -6,6 +6,7 @@ import { Server as SocketServer } from 'socket.io';
 import { apiSecurityHeaders, createApp } from './app';
 import type { ClusterWorker } from './cluster-worker';
 import type { Config } from './config';
+import { createEventBus, type EventBus } from './events';
 import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
 import type { Feature, FeaturesFactory } from './feature';
@@ -27,6 +28,7 @@ export interface RunningServer {
   port: number;
   db: Database;
   redis: Redis | null;
+  events: EventBus;
   io: SocketServer;
   metrics: Metrics;
   /** The separate metrics port's address, when METRICS_PORT is set. */
@@ -65,13 +67,16 @@ export async function startServer(
     logger,
   );
   let redis: Redis | null = null;
+  let events: EventBus;
   try {
     // A cluster's primary applied them before it forked the workers.
     if (!worker) await runMigrations(db.pool, logger);
     redis = config.REDIS_URL
       ? await openRedis(config.REDIS_URL, logger, () => metrics.redisError('main'))
       : null;
+    events = await createEventBus({ redis, prefix: config.REDIS_PREFIX, logger });
   } catch (error) {
+    if (redis) redis.disconnect();
     await db.close().catch(() => undefined);
     throw error;
   }
@@ -82,6 +87,7 @@ export async function startServer(
   const closeServices = async () => {
     await closeSessionRouting();
     for (const feature of features) await feature.close?.();
+    await events.close();
     for (const client of [...adapterClients, ...(redis ? [redis] : [])]) {
       await client.quit().catch(() => client.disconnect());
     }
@@ -104,6 +110,7 @@ export async function startServer(
         logger,
         db,
         redis,
+        events,
         metrics,
         secret,
         now: options.now,
@@ -202,7 +209,7 @@ export async function startServer(
     return closing;
   };
 
-  return { url, port, db, redis, io, metrics, metricsUrl, close };
+  return { url, port, db, redis, events, io, metrics, metricsUrl, close };
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
