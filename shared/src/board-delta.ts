@@ -1,5 +1,6 @@
 import type { LeaderboardUser } from './game';
 import type { Boards, BoardsDelta } from './game-channel';
+import { boardRanks } from './ranks';
 
 type Change<New> = number | [number, number] | New;
 
@@ -84,11 +85,8 @@ export function diffBoards(previous: Boards, next: Boards): Omit<BoardsDelta, 'f
  * players with strictly more points, so that equal points share a rank ("1, 1, 3").
  */
 function rankTop(users: LeaderboardUser[]): LeaderboardUser[] {
-  let rank = 1;
-  return users.map((user, i) => {
-    if (i > 0 && user.totalPoints !== users[i - 1].totalPoints) rank = i + 1;
-    return user.rank === rank ? user : { ...user, rank };
-  });
+  const ranks = boardRanks(users.map((user) => user.totalPoints));
+  return users.map((user, i) => (user.rank === ranks[i] ? user : { ...user, rank: ranks[i] }));
 }
 
 /**

@@ -6,6 +6,7 @@ export * from './ignored-fields';
 export * from './game';
 export * from './game-channel';
 export * from './board-delta';
+export * from './ranks';
 export * from './lolgram';
 export * from './admin';
 export * from './game-operators';

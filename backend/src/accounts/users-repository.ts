@@ -1,6 +1,6 @@
 import { messages, type LolgramUser } from '@tapgram/shared';
 import type pg from 'pg';
-import type { Queryable } from '../core/db';
+import { violates, type Queryable } from '../core/db';
 import { ConflictError } from '../core/errors';
 import { imageUrl, srcsetOf } from '../images';
 
@@ -35,15 +35,12 @@ export function toUser(row: UserRow): LolgramUser {
 }
 
 const COLUMNS = `id, username, avatar_key, avatar_widths, bio, follower_count, following_count, post_count, wallet_address, is_verified`;
-const UNIQUE_VIOLATION = '23505';
-
 function uniqueUsername<T>(work: Promise<T>): Promise<T> {
-  return work.catch((error: { code?: string; constraint?: string }) => {
-    if (error.code === UNIQUE_VIOLATION && error.constraint === 'lolgram_users_username_key') {
+  return work.catch((error: unknown) => {
+    if (violates(error, 'unique', 'lolgram_users_username_key')) {
       throw new ConflictError(messages.usernameTaken);
     }
-    if (error.code === UNIQUE_VIOLATION)
-      throw new ConflictError('This wallet already has an account');
+    if (violates(error, 'unique')) throw new ConflictError('This wallet already has an account');
     throw error;
   });
 }

@@ -8,14 +8,13 @@ import {
 } from '@tapgram/shared';
 import { Router, type Request } from 'express';
 import { parseInput } from '../core/errors';
+import { clientAddress } from '../core/network';
 import { isAdmin } from './admin';
 import type { SessionStore } from './sessions';
 import type { SignInSite } from './sign-in-site';
 import { singleImage } from '../images';
 import type { UsersService } from './users-service';
 import { requireViewer, signedInOnly } from './viewer';
-
-const client = (req: Request) => req.ip ?? 'unknown';
 
 export function usersRouter(
   service: UsersService,
@@ -33,21 +32,21 @@ export function usersRouter(
         body.walletAddress,
         body.proof,
         signInSite(req),
-        client(req),
+        clientAddress(req),
       );
       await sessions.start(res, req, user.id, 'wallet');
       res.status(201).json(user);
       return;
     }
     const { username, password } = parseInput(createAccountBodySchema, req.body);
-    const user = await service.createWithPassword(username, password, client(req));
+    const user = await service.createWithPassword(username, password, clientAddress(req));
     await sessions.start(res, req, user.id, 'password');
     res.status(201).json(user);
   });
 
   router.post('/users/login', async (req, res) => {
     const { username, password } = parseInput(loginBodySchema, req.body);
-    const user = await service.login(username, password, client(req));
+    const user = await service.login(username, password, clientAddress(req));
     await sessions.start(res, req, user.id, 'password');
     res.json(user);
   });
@@ -64,7 +63,7 @@ export function usersRouter(
 
   router.post('/auth/wallet/nonce', async (req, res) => {
     const { address } = parseInput(walletNonceBodySchema, req.body);
-    res.json(await service.issueSignIn(address, signInSite(req), client(req)));
+    res.json(await service.issueSignIn(address, signInSite(req), clientAddress(req)));
   });
 
   router.post('/auth/wallet/login', async (req, res) => {

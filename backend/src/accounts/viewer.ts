@@ -1,7 +1,7 @@
 import { messages } from '@tapgram/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { UnauthorizedError } from '../core/errors';
-import { networkKey } from '../core/network';
+import { clientAddress, networkKey } from '../core/network';
 import { tokenOf, type SessionStore, type Viewer } from './sessions';
 
 /**
@@ -45,5 +45,5 @@ export const signedInOnly: RequestHandler = (req, res, next) => {
 export function viewKey(req: Request, res: Response): string {
   const viewer = viewerOf(res);
   if (viewer) return `u:${viewer.id}`;
-  return `ip:${networkKey(req.ip ?? req.socket.remoteAddress ?? '', req.secret ?? 'views')}`;
+  return `ip:${networkKey(clientAddress(req), req.secret ?? 'views')}`;
 }

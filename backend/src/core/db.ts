@@ -70,3 +70,19 @@ export async function openDatabase(
   if (options.onError) db.pool.on('error', options.onError);
   return db;
 }
+
+/** The Postgres errors a repository turns into an answer (SQLSTATE codes). */
+const SQLSTATE = { unique: '23505', foreignKey: '23503' } as const;
+
+/**
+ * Whether `error` is Postgres refusing a write for a unique constraint (`constraint`: that one) or
+ * for a foreign key.
+ */
+export function violates(
+  error: unknown,
+  kind: keyof typeof SQLSTATE,
+  constraint?: string,
+): boolean {
+  const { code, constraint: which } = (error ?? {}) as { code?: string; constraint?: string };
+  return code === SQLSTATE[kind] && (constraint === undefined || which === constraint);
+}

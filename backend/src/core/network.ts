@@ -21,3 +21,11 @@ export function networkOf(ip: string): string {
 export function networkKey(ip: string, secret: string): string {
   return createHmac('sha256', secret).update(networkOf(ip)).digest('base64url').slice(0, 22);
 }
+
+/**
+ * The client's address as Express sees it (through the trusted proxies of TRUST_PROXY), or the
+ * socket's own peer; empty when neither is known (the connection is gone).
+ */
+export function clientAddress(req: { ip?: string; socket: { remoteAddress?: string } }): string {
+  return req.ip ?? req.socket.remoteAddress ?? '';
+}

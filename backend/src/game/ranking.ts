@@ -1,4 +1,4 @@
-import type { LeaderboardUser, RankedUser } from '@tapgram/shared';
+import { boardRanks, type LeaderboardUser, type RankedUser } from '@tapgram/shared';
 
 /**
  * A stretch of the players' board, in board order (points down, then id down): `entries` start at
@@ -10,17 +10,12 @@ export interface BoardStretch {
   entries: LeaderboardUser[];
 }
 
-/**
- * The ranks of a board stretch, by the rule of the Rank tile (GET /api/users/:id/rank): 1 + the
- * players with strictly more points, so equal points share a rank and the next one skips
- * ("1, 1, 3"). A row with fewer points than the one before it has every row above it ahead.
- */
+/** The rows of a board stretch with their ranks (the rule of the Rank tile, `boardRanks`). */
 export function withRanks({ start, firstRank, entries }: BoardStretch): RankedUser[] {
-  let rank = firstRank;
-  return entries.map((entry, index) => {
-    if (index > 0 && entry.totalPoints !== entries[index - 1].totalPoints) {
-      rank = start + index + 1;
-    }
-    return { ...entry, rank };
-  });
+  const ranks = boardRanks(
+    entries.map((entry) => entry.totalPoints),
+    start,
+    firstRank,
+  );
+  return entries.map((entry, index) => ({ ...entry, rank: ranks[index] }));
 }

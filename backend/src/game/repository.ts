@@ -1,12 +1,11 @@
 import type { GameSession, GameUser, LeaderboardCountry, LeaderboardUser } from '@tapgram/shared';
 import { messages } from '@tapgram/shared';
-import type { Queryable } from '../core/db';
+import { violates, type Queryable } from '../core/db';
 import { ConflictError } from '../core/errors';
 import type { BoardStretch } from './ranking';
 
 const USER_COLUMNS = `id, username, country, total_points AS "totalPoints", total_taps AS "totalTaps"`;
 const SESSION_COLUMNS = `id, user_id AS "userId", session_points AS "sessionPoints", session_taps AS "sessionTaps"`;
-const UNIQUE_VIOLATION = '23505';
 
 /** A player's signals of one day (epoch day: days since 1970-01-01, UTC), as Redis keeps them. */
 export interface DaySignals {
@@ -53,7 +52,7 @@ export class GameRepository {
       );
       return rows[0];
     } catch (error) {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+      if (violates(error, 'unique')) {
         throw new ConflictError(messages.usernameTaken);
       }
       throw error;

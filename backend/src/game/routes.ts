@@ -7,9 +7,9 @@ import {
   tapBodySchema,
   type GameConfig,
 } from '@tapgram/shared';
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { parseInput } from '../core/errors';
-import { networkKey } from '../core/network';
+import { clientAddress, networkKey } from '../core/network';
 import type { FastRoute } from '../core/fast-route';
 import { playerFromCookieHeader, playerFromRequest, setPlayerCookie } from './player-cookie';
 import type { GameService } from './service';
@@ -23,7 +23,11 @@ export function gameRouter(service: GameService, gameConfig: GameConfig, secret:
 
   router.post('/users', async (req, res) => {
     const { username, country } = parseInput(createUserBodySchema, req.body);
-    const user = await service.createUser(username, country, networkKey(clientIp(req), secret));
+    const user = await service.createUser(
+      username,
+      country,
+      networkKey(clientAddress(req), secret),
+    );
     setPlayerCookie(res, user.id, req.secure);
     res.status(201).json(user);
   });
@@ -73,8 +77,4 @@ export function gameFastRoutes(service: GameService, secret: string): Record<str
       return { status: 200, body: { user, session } };
     },
   };
-}
-
-function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? '';
 }

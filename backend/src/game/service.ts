@@ -9,14 +9,13 @@ import {
   type MilestoneResponse,
   type RankedUser,
 } from '@tapgram/shared';
+import { violates } from '../core/db';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError } from '../core/errors';
 import { isId } from '../core/ids';
 import type { Metrics } from '../core/metrics';
 import { withRanks } from './ranking';
 import type { SignalBuffer } from './signal-buffer';
 import type { GameStore } from './store';
-
-const FOREIGN_KEY_VIOLATION = '23503';
 
 export interface TapAccepted extends BatchNumbers {
   accepted: number;
@@ -74,7 +73,7 @@ export class GameService {
     try {
       return await this.store.createSession(userId);
     } catch (error) {
-      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) {
+      if (violates(error, 'foreignKey')) {
         throw new NotFoundError('User not found');
       }
       throw error;

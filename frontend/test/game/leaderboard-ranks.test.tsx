@@ -6,7 +6,6 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeaderboardPanel } from '../../src/features/game/LeaderboardPanel';
-import { topRanks } from '../../src/features/game/ranks';
 import { LeaderboardScreen } from '../../src/features/leaderboard/LeaderboardScreen';
 import { createQueryClient } from '../../src/lib/query-client';
 import { checkedAnswer } from '../api-answers';
@@ -54,12 +53,6 @@ const rowTexts = (list: HTMLElement) =>
     .map((row) => row.textContent);
 
 describe('ranks on the boards follow the Rank tile: equal points share a rank', () => {
-  it('ranks "1, 1, 3"', () => {
-    expect(topRanks([])).toEqual([]);
-    expect(topRanks([30, 30, 10])).toEqual([1, 1, 3]);
-    expect(topRanks([50, 40, 40, 40, 30, 20, 20, 10])).toEqual([1, 2, 2, 2, 5, 6, 6, 8]);
-  });
-
   it('numbers the players and the countries of the panel by it', async () => {
     stubAround('nobody', []);
     renderPanel(

@@ -1,5 +1,6 @@
 import type { LEADERBOARD_CSV_COLUMNS } from '@tapgram/shared';
 import {
+  boardRanks,
   type PlayerAction,
   type PlayerDetail,
   type PlayerSort,
@@ -85,24 +86,24 @@ export class OperatorsService {
    */
   async *leaderboardRows(): AsyncGenerator<CsvRow[]> {
     let position = 0;
-    let rank = 0;
-    let previous: number | null = null;
+    let last: { points: number; rank: number } | null = null;
     for (;;) {
       const page = await this.store.board(position, EXPORT_PAGE);
       if (page.length === 0) return;
       const countries = await this.game.countriesOf(page.map((entry) => entry.id));
-      yield page.map((entry) => {
-        position += 1;
-        if (entry.totalPoints !== previous) rank = position;
-        previous = entry.totalPoints;
-        return {
-          rank,
-          id: entry.id,
-          username: entry.username,
-          country: countries.get(entry.id) ?? '',
-          points: entry.totalPoints,
-        };
-      });
+      const points = page.map((entry) => entry.totalPoints);
+      // A page that starts level with the previous page's last row shares its rank.
+      const firstRank = last?.points === points[0] ? last.rank : position + 1;
+      const ranks = boardRanks(points, position, firstRank);
+      yield page.map((entry, index) => ({
+        rank: ranks[index],
+        id: entry.id,
+        username: entry.username,
+        country: countries.get(entry.id) ?? '',
+        points: entry.totalPoints,
+      }));
+      position += page.length;
+      last = { points: points[points.length - 1], rank: ranks[ranks.length - 1] };
       if (page.length < EXPORT_PAGE) return;
     }
   }

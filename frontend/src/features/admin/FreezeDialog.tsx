@@ -6,6 +6,7 @@ import {
 } from '@tapgram/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
+import { CountedTextarea } from '../../components/ui/counted-textarea';
 import {
   Dialog,
   DialogContent,
@@ -51,7 +52,7 @@ function ReasonForm({
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const act = usePlayerAction(player.id);
-  const ids = { reason: useId(), problem: useId(), counter: useId() };
+  const ids = { problem: useId() };
   const wording = WORDING[action];
 
   const submit = async (event: FormEvent) => {
@@ -73,29 +74,19 @@ function ReasonForm({
 
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <div className="grid gap-1.5">
-        <label htmlFor={ids.reason} className="text-sm font-medium">
-          Reason
-        </label>
-        <textarea
-          id={ids.reason}
-          value={reason}
-          rows={3}
-          required
-          maxLength={PLAYER_ACTION_REASON_MAX}
-          placeholder={action === 'freeze' ? 'What the signals show' : 'Why the freeze is lifted'}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? `${ids.problem} ${ids.counter}` : ids.counter}
-          onChange={(event) => {
-            setReason(event.target.value);
-            setProblem(null);
-          }}
-          className="w-full resize-none rounded-xl border border-slate-600 bg-slate-950 px-3 py-2 text-base text-slate-100 placeholder:text-slate-500 focus-visible:outline-2 focus-visible:outline-amber-300"
-        />
-        <p id={ids.counter} className="text-right text-xs text-slate-400">
-          {reason.length}/{PLAYER_ACTION_REASON_MAX}
-        </p>
-      </div>
+      <CountedTextarea
+        label="Reason"
+        value={reason}
+        rows={3}
+        required
+        maxLength={PLAYER_ACTION_REASON_MAX}
+        placeholder={action === 'freeze' ? 'What the signals show' : 'Why the freeze is lifted'}
+        problemId={problem ? ids.problem : undefined}
+        onValueChange={(value) => {
+          setReason(value);
+          setProblem(null);
+        }}
+      />
       {problem && (
         <p id={ids.problem} role="alert" className="text-sm text-red-400">
           {problem}

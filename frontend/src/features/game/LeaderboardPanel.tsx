@@ -4,11 +4,10 @@ import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { cn } from '../../lib/cn';
-import type { LeaderboardUser } from '@tapgram/shared';
+import { boardRanks, type LeaderboardUser } from '@tapgram/shared';
 import { countryName } from '../../lib/countries';
 import { CountryFlag } from '../../components/CountryFlag';
 import { useAroundMe, useLeaderboardCountries, useLeaderboardUsers } from './queries';
-import { topRanks } from './ranks';
 import { LEADERBOARD_SKELETON_ROWS } from '../../lib/ui-constants';
 
 interface Row {
@@ -21,7 +20,7 @@ interface Row {
 
 /** Ranks the top of a board by the Rank tile's rule. */
 function ranked<T extends { totalPoints: number }>(rows: T[]): (T & { rank: number })[] {
-  const ranks = topRanks(rows.map((row) => row.totalPoints));
+  const ranks = boardRanks(rows.map((row) => row.totalPoints));
   return rows.map((row, index) => ({ ...row, rank: ranks[index] }));
 }
 

@@ -6,4 +6,3 @@ export {
   useLeaderboardUsers,
   useMilestone,
 } from './queries';
-export { topRanks } from './ranks';

@@ -1,8 +1,8 @@
+import { boardRanks } from '@tapgram/shared';
 import { useMemo } from 'react';
 import { countryName } from '../../lib/countries';
 import { CountryFlag } from '../../components/CountryFlag';
 import {
-  topRanks,
   useGamePushes,
   useLeaderboardCountries,
   useLeaderboardUsers,
@@ -20,7 +20,7 @@ export function LeaderboardScreen() {
   const milestone = useMilestone();
   // Stable rows while the data is unchanged, so a board compares only real updates.
   const userRows = useMemo(() => {
-    const ranks = topRanks(users.data?.map((u) => u.totalPoints) ?? []);
+    const ranks = boardRanks(users.data?.map((u) => u.totalPoints) ?? []);
     return users.data?.map((u, i) => ({
       key: u.id,
       label: u.username,
@@ -29,7 +29,7 @@ export function LeaderboardScreen() {
     }));
   }, [users.data]);
   const countryRows = useMemo(() => {
-    const ranks = topRanks(countries.data?.map((c) => c.totalPoints) ?? []);
+    const ranks = boardRanks(countries.data?.map((c) => c.totalPoints) ?? []);
     return countries.data?.map((c, i) => ({
       key: c.country,
       label: countryName(c.country),

@@ -15,6 +15,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
+import { CountedTextarea } from '../../../components/ui/counted-textarea';
 import { Input } from '../../../components/ui/input';
 import { useUpdateProfile } from '../hooks/useUpdateProfile';
 import { serverError } from '../../../lib/server-error';
@@ -24,7 +25,7 @@ function EditProfileForm({ user, onDone }: { user: LolgramUser; onDone: () => vo
   const [bio, setBio] = useState(user.bio ?? '');
   const [problem, setProblem] = useState<string | null>(null);
   const update = useUpdateProfile(user.id);
-  const ids = { bio: useId(), counter: useId(), problem: useId() };
+  const ids = { problem: useId() };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -60,27 +61,17 @@ function EditProfileForm({ user, onDone }: { user: LolgramUser; onDone: () => vo
           }}
         />
       </label>
-      <div className="grid gap-1.5">
-        <label htmlFor={ids.bio} className="text-sm font-medium">
-          Bio
-        </label>
-        <textarea
-          id={ids.bio}
-          value={bio}
-          rows={4}
-          maxLength={BIO_MAX_LENGTH}
-          placeholder="Tell people what makes you LOL"
-          aria-describedby={ids.counter}
-          onChange={(event) => {
-            setBio(event.target.value);
-            setProblem(null);
-          }}
-          className="w-full resize-none rounded-xl border border-slate-600 bg-slate-950 px-3 py-2 text-base text-slate-100 placeholder:text-slate-500"
-        />
-        <p id={ids.counter} className="text-right text-xs text-slate-400">
-          {bio.length}/{BIO_MAX_LENGTH}
-        </p>
-      </div>
+      <CountedTextarea
+        label="Bio"
+        value={bio}
+        rows={4}
+        maxLength={BIO_MAX_LENGTH}
+        placeholder="Tell people what makes you LOL"
+        onValueChange={(value) => {
+          setBio(value);
+          setProblem(null);
+        }}
+      />
       {problem && (
         <p id={ids.problem} role="alert" className="text-sm text-red-400">
           {problem}
