@@ -157,7 +157,7 @@ export class Metrics {
 
   /** Taps refused with `error` (what a service threw), counted under the reason its status names. */
   tapsRefused(error: unknown, taps: number): void {
-    const status = error instanceof HttpError ? error.status : 500;
+    const { status } = errorAnswer(error);
     this.refusedBy.get(REFUSALS.get(status) ?? 'error')?.inc(taps);
   }
 
