@@ -201,6 +201,16 @@ describe.each(storageModes)('GET /metrics behind METRICS_TOKEN (%s mode)', (mode
     expect(text).not.toContain(player.user.id);
   });
 
+  it('labels a route that answered with an error by its whole pattern, mount path included', async () => {
+    const id = crypto.randomUUID();
+    expect((await request(server.url).get(`/api/lolgram/posts/${id}`)).status).toBe(404);
+    const text = await metricsText(server.url);
+    const labels = { method: 'GET', route: '/api/lolgram/posts/:id', status: '404' };
+    expect(sample(text, 'tapgram_http_requests_total', labels)).toBeGreaterThanOrEqual(1);
+    expect(text).not.toMatch(/route="\/posts\/:id"/);
+    expect(text).not.toContain(id);
+  });
+
   it('counts a refused tap as refused, by its reason, and not as accepted', async () => {
     const [player, other] = [await makePlayer(server.url), await makePlayer(server.url)];
     const before = await metricsText(server.url);
