@@ -13,6 +13,7 @@ import type { Queryable } from './db';
 import { apiNotFound, errorHandler } from './errors';
 import type { Feature } from './feature';
 import { healthRouter } from './health';
+import { sameOriginWrites } from './origin';
 import type { Logger } from './logger';
 import type { Metrics, MetricsHandler } from './metrics';
 import type { Redis } from './redis';
@@ -148,6 +149,8 @@ export function createApp({
   const api = express.Router();
   // JSON answers above a small size go out compressed (the fast routes do the same).
   api.use(compression({ threshold: COMPRESS_THRESHOLD_BYTES }));
+  // Every feature's writes, before their bodies are read (the fast routes do the same).
+  api.use(sameOriginWrites(config.PUBLIC_ORIGIN));
   api.use(express.json({ limit: '100kb' }));
   api.use(cookieParser(secret));
   for (const feature of features) {

@@ -13,7 +13,7 @@ import type { Feature, FeatureDeps } from './feature';
 import type { Logger } from './logger';
 import { Metrics, metricsEndpoint, metricsListener } from './metrics';
 import { runMigrations } from './migrate';
-import { sameOriginHandshakes } from './origin';
+import { sameOriginHandshakes, sameOriginRawWrites } from './origin';
 import type { ProxyTrust } from './proxy-trust';
 import { openAdapterClients, openRedis, type Redis } from './redis';
 import { resolveSessionSecret } from './secret';
@@ -130,20 +130,19 @@ export async function startServer(
     const fastRoutes = new Map(
       features.flatMap((feature) => Object.entries(feature.fastRoutes ?? {})),
     );
+    // The rule of HTTP writes, with the same view of the scheme behind trusted proxies.
+    const trust = app.get('trust proxy fn') as ProxyTrust;
     httpServer = http.createServer(
       withFastRoutes(app, fastRoutes, {
         logger,
         headers: captureHeaders(apiSecurityHeaders(config)),
         metrics,
+        sameOrigin: sameOriginRawWrites(config.PUBLIC_ORIGIN, trust),
       }),
     );
     io = new SocketServer(httpServer, {
       serveClient: false,
-      // The rule of HTTP writes, with the same view of the scheme behind trusted proxies.
-      allowRequest: sameOriginHandshakes(
-        config.PUBLIC_ORIGIN,
-        app.get('trust proxy fn') as ProxyTrust,
-      ),
+      allowRequest: sameOriginHandshakes(config.PUBLIC_ORIGIN, trust),
     });
     const sockets = io;
     metrics.countSockets(() => sockets.engine.clientsCount);
