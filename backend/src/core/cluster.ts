@@ -99,7 +99,7 @@ export async function runCluster(config: Config, logger: Logger): Promise<void> 
     if (metricsServer) {
       await new Promise<void>((resolve, reject) => {
         metricsServer.once('error', reject);
-        metricsServer.listen(config.METRICS_PORT, config.HOST, () => resolve());
+        metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST, () => resolve());
       });
     }
   } catch (error) {

@@ -235,8 +235,13 @@ export const envSchema = z
         'must be at least 16 letters, digits or - . _ ~ + / (a bearer token, like the output of `openssl rand -hex 32`)',
       )
       .optional(),
-    /** Set: the metrics are served on this port of their own (on HOST), not on PORT. */
+    /** Set: the metrics are served on this port of their own (on METRICS_HOST), not on PORT. */
     METRICS_PORT: portNumber().optional(),
+    /**
+     * The interface of METRICS_PORT: loopback unless opened on purpose (a scraper in another
+     * container), since that port answers without a token unless METRICS_TOKEN is set.
+     */
+    METRICS_HOST: z.string().default('127.0.0.1'),
   })
   .superRefine((env, ctx) => {
     if (env.WEB_CONCURRENCY > 1) {

@@ -165,7 +165,7 @@ export async function startServer(
     for (const feature of features) feature.attachSocket?.(io);
     for (const feature of features) await feature.start?.();
 
-    if (metricsServer) await listen(metricsServer, config.METRICS_PORT ?? 0, config.HOST);
+    if (metricsServer) await listen(metricsServer, config.METRICS_PORT ?? 0, config.METRICS_HOST);
     await listen(httpServer, config.PORT, config.HOST);
   } catch (error) {
     // A failed start (the port in use, say) leaves nothing open behind it.

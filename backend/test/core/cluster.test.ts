@@ -10,6 +10,7 @@ import { spawnServer, type ServerProcess } from '../../test-support/process';
 import {
   createScratchDatabase,
   dropRedisPrefix,
+  freePort,
   postgresAnswers,
   TEST_REDIS_URL,
   uniqueName,
@@ -271,6 +272,47 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
       } finally {
         await client.end();
       }
+    });
+  },
+);
+
+describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
+  'WEB_CONCURRENCY=2 with METRICS_PORT',
+  () => {
+    const prefix = uniqueName('tgcluster');
+    let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+    let server: ServerProcess;
+    let metricsPort: number;
+    beforeAll(async () => {
+      database = await createScratchDatabase();
+      metricsPort = await freePort();
+      server = await spawnServer({
+        WEB_CONCURRENCY: '2',
+        HOST: '0.0.0.0',
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_PREFIX: prefix,
+        SESSION_SECRET: SECRET,
+        METRICS_PORT: String(metricsPort),
+        METRICS_TOKEN: TOKEN,
+        MODERATION_IMAGE_CHECK: 'off',
+      });
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await dropRedisPrefix(prefix);
+      await database?.drop();
+    });
+
+    it("serves the machine's metrics from the primary, on loopback only whatever HOST is", async () => {
+      const text = await scrape(`http://127.0.0.1:${metricsPort}`);
+      expect(sample(text, 'tapgram_cluster_workers')).toBe(2);
+      // Every 127.x address reaches this machine's loopback; one bound to 127.0.0.1 answers only there.
+      const elsewhere = (port: number | string) => `http://127.0.0.2:${port}`;
+      expect((await fresh(elsewhere(new URL(server.url).port), '/healthz')).status).toBe(200);
+      await expect(fresh(elsewhere(metricsPort), '/metrics')).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
     });
   },
 );
