@@ -180,6 +180,12 @@ export const envSchema = z
     TAP_RATE_PER_SECOND: positiveInt(20),
     TAP_BURST: positiveInt(40),
     FLUSH_INTERVAL_MS: positiveInt(1000),
+    /**
+     * The time a client has to send a whole request (http-server.ts). The largest is a 10 MB
+     * image: 60 s lets it through at about 1.4 Mbit/s, a weak 3G link; a game request is under a
+     * kilobyte.
+     */
+    REQUEST_TIMEOUT_SECONDS: positiveInt(60),
     /** Off: taps record no suspicion signals (the operators' lists show none). */
     SUSPICION_SIGNALS: z
       .enum(['on', 'off'])

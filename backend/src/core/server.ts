@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -9,6 +9,7 @@ import type { ClusterWorker } from './cluster-worker';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
+import { createHttpServer } from './http-server';
 import type { Feature, FeatureDeps } from './feature';
 import type { Logger } from './logger';
 import { Metrics, metricsEndpoint, metricsListener } from './metrics';
@@ -97,7 +98,7 @@ export async function startServer(
   const metricsServer =
     config.METRICS_PORT === undefined || worker
       ? null
-      : http.createServer(metricsListener(metrics.registry, config.METRICS_TOKEN));
+      : createHttpServer(config, metricsListener(metrics.registry, config.METRICS_TOKEN));
   try {
     const secret = await resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
     features.push(
@@ -132,7 +133,8 @@ export async function startServer(
     );
     // The rule of HTTP writes, with the same view of the scheme behind trusted proxies.
     const trust = app.get('trust proxy fn') as ProxyTrust;
-    httpServer = http.createServer(
+    httpServer = createHttpServer(
+      config,
       withFastRoutes(app, fastRoutes, {
         logger,
         headers: captureHeaders(apiSecurityHeaders(config)),

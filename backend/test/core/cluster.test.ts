@@ -17,6 +17,14 @@ import {
 } from '../../test-support/services';
 import { makePlayer, type Player } from '../game/builders';
 import { connectGame, nextBoard, sendTaps } from '../game/socket-client';
+import {
+  channelOver,
+  nextPing,
+  slowBody,
+  slowHeaders,
+  TIMED_OUT,
+  trickle,
+} from '../helpers/slow-client';
 
 const BACKEND_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const SECRET = 'test-secret-test-secret-test-secret-0123';
@@ -277,7 +285,7 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
 );
 
 describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
-  'WEB_CONCURRENCY=2 with METRICS_PORT',
+  'WEB_CONCURRENCY=2 with METRICS_PORT and REQUEST_TIMEOUT_SECONDS=1',
   () => {
     const prefix = uniqueName('tgcluster');
     let database: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -295,6 +303,7 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
         SESSION_SECRET: SECRET,
         METRICS_PORT: String(metricsPort),
         METRICS_TOKEN: TOKEN,
+        REQUEST_TIMEOUT_SECONDS: '1',
         MODERATION_IMAGE_CHECK: 'off',
       });
     });
@@ -314,6 +323,27 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
         code: 'ECONNREFUSED',
       });
     });
+
+    it("cuts requests that trickle in, on the workers' port and the primary's metrics port", async () => {
+      const answers = await Promise.all([
+        trickle(server.url, slowBody('/api/tap'), ' '),
+        trickle(server.url, slowHeaders('/api/leaderboard/users'), 'x-pad: 1\r\n'),
+        trickle(`http://127.0.0.1:${metricsPort}`, slowHeaders('/metrics'), 'x-pad: 1\r\n'),
+      ]);
+      for (const answer of answers) expect(answer).toMatch(TIMED_OUT);
+    });
+
+    it('keeps a long-polling game channel open past the bound, whichever worker holds it', async () => {
+      const player = await makePlayer(server.url, 'PT');
+      const polling = await channelOver(server.url, player.cookie, ['polling']);
+      try {
+        await nextPing(polling);
+        expect(await sendTaps(polling, player.session.id, 2, 1)).toMatchObject({ ok: true });
+        expect(polling.connected).toBe(true);
+      } finally {
+        polling.disconnect();
+      }
+    }, 90_000);
   },
 );
 
