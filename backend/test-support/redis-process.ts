@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from './services';
 
 /**
  * A redis-server of the test's own on a free loopback port, without persistence, that the test
@@ -15,14 +15,6 @@ export interface RedisProcess {
   pause(): void;
   resume(): void;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function launch(port: number): Promise<ChildProcess> {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -78,4 +79,13 @@ export async function dropRedisPrefix(prefix: string): Promise<void> {
     if (keys.length > 0) await redis.del(...keys);
   } while (cursor !== '0');
   await redis.quit();
+}
+
+/** A loopback port free at the time of asking, for a process that must be told its port. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -1,7 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { createRateLimits } from '../core/limiter';
-import { sameOriginWrites } from '../core/origin';
 import type { ImageStore } from '../images';
 import { admitAdmins } from './admin';
 import { createExpiryCleanup } from './expiry-cleanup';
@@ -30,8 +29,8 @@ export interface Accounts extends Feature {
   /** Puts who is asking in res.locals.viewer (null when nobody), for `viewerOf(res)`. */
   resolveViewer: RequestHandler;
   /**
-   * Lets only admins through, with writes from this site only; the admin is in `adminOf(res)`.
-   * The one guard of every admin call, whichever feature serves it.
+   * Lets only admins through; the admin is in `adminOf(res)`. The one guard of every admin call,
+   * whichever feature serves it (writes from other sites are refused for the whole API, in core).
    */
   adminOnly: RequestHandler[];
 }
@@ -68,11 +67,9 @@ export function createAccounts(deps: FeatureDeps, images: ImageStore): Accounts 
   );
 
   const viewer = resolveViewer(sessions);
-  const writesFromThisSite = sameOriginWrites(config.PUBLIC_ORIGIN);
   const router = Router();
   router.use(
     '/lolgram',
-    writesFromThisSite,
     viewer,
     usersRouter(service, sessions, signInSiteResolver(config.PUBLIC_ORIGIN)),
   );
@@ -84,7 +81,7 @@ export function createAccounts(deps: FeatureDeps, images: ImageStore): Accounts 
     users,
     service,
     resolveViewer: viewer,
-    adminOnly: [writesFromThisSite, viewer, admitAdmins],
+    adminOnly: [viewer, admitAdmins],
     /** Before the server listens: ADMIN_USERNAMES become admins in the role column (the only thing checked). */
     async start() {
       if (config.ADMIN_USERNAMES.length > 0) {

@@ -13,6 +13,7 @@ import type { Queryable } from './db';
 import { apiNotFound, errorHandler } from './errors';
 import type { Feature } from './feature';
 import { healthRouter } from './health';
+import { sameOriginWrites } from './origin';
 import type { Logger } from './logger';
 import type { Metrics, MetricsHandler } from './metrics';
 import type { Redis } from './redis';
@@ -67,12 +68,24 @@ export function apiSecurityHeaders(config: Config) {
 }
 
 /**
- * The route pattern that answered (`/api/users/:id`), never the path a client wrote, so that the
- * metrics keep a bounded set of series; `(none)` for static files and paths no route took.
+ * Keeps, for `req`, the whole pattern of the last route that took it (`/api/users/:id`), never the
+ * path a client wrote, so that the metrics keep a bounded set of series; `(none)` for static files
+ * and paths no route took. It is read when the router sets req.route: by the time an error is
+ * answered the routers have unwound and req.baseUrl no longer holds their mount paths.
  */
-function routeOf(req: Request): string {
-  const route = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof route === 'string' ? req.baseUrl + route : '(none)';
+function trackRoute(req: Request): () => string {
+  let pattern = '(none)';
+  let route: unknown;
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set(value: { path?: unknown } | undefined) {
+      route = value;
+      if (typeof value?.path === 'string') pattern = req.baseUrl + value.path;
+    },
+  });
+  return () => pattern;
 }
 
 export function createApp({
@@ -92,10 +105,11 @@ export function createApp({
 
   app.use((req, res, next) => {
     const started = performance.now();
+    const routeOf = trackRoute(req);
     res.on('finish', () => {
       metrics.httpRequest(
         req.method,
-        routeOf(req),
+        routeOf(),
         res.statusCode,
         (performance.now() - started) / 1000,
       );
@@ -135,6 +149,8 @@ export function createApp({
   const api = express.Router();
   // JSON answers above a small size go out compressed (the fast routes do the same).
   api.use(compression({ threshold: COMPRESS_THRESHOLD_BYTES }));
+  // Every feature's writes, before their bodies are read (the fast routes do the same).
+  api.use(sameOriginWrites(config.PUBLIC_ORIGIN));
   api.use(express.json({ limit: '100kb' }));
   api.use(cookieParser(secret));
   for (const feature of features) {

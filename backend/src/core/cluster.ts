@@ -1,6 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import {
 import { ClusterMetrics } from './cluster-metrics';
 import type { Config } from './config';
 import { openDatabase } from './db';
+import { createHttpServer } from './http-server';
 import type { Logger } from './logger';
 import { metricsListener } from './metrics';
 import { runMigrations } from './migrate';
@@ -64,7 +64,7 @@ export async function runCluster(config: Config, logger: Logger): Promise<void> 
   const metricsServer =
     config.METRICS_PORT === undefined
       ? null
-      : http.createServer(metricsListener(supervisor.metrics, config.METRICS_TOKEN));
+      : createHttpServer(config, metricsListener(supervisor.metrics, config.METRICS_TOKEN));
 
   let signals = 0;
   const stop = (signal: NodeJS.Signals) => {
@@ -99,7 +99,7 @@ export async function runCluster(config: Config, logger: Logger): Promise<void> 
     if (metricsServer) {
       await new Promise<void>((resolve, reject) => {
         metricsServer.once('error', reject);
-        metricsServer.listen(config.METRICS_PORT, config.HOST, () => resolve());
+        metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST, () => resolve());
       });
     }
   } catch (error) {

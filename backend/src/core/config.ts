@@ -180,6 +180,12 @@ export const envSchema = z
     TAP_RATE_PER_SECOND: positiveInt(20),
     TAP_BURST: positiveInt(40),
     FLUSH_INTERVAL_MS: positiveInt(1000),
+    /**
+     * The time a client has to send a whole request (http-server.ts). The largest is a 10 MB
+     * image: 60 s lets it through at about 1.4 Mbit/s, a weak 3G link; a game request is under a
+     * kilobyte.
+     */
+    REQUEST_TIMEOUT_SECONDS: positiveInt(60),
     /** Off: taps record no suspicion signals (the operators' lists show none). */
     SUSPICION_SIGNALS: z
       .enum(['on', 'off'])
@@ -235,8 +241,13 @@ export const envSchema = z
         'must be at least 16 letters, digits or - . _ ~ + / (a bearer token, like the output of `openssl rand -hex 32`)',
       )
       .optional(),
-    /** Set: the metrics are served on this port of their own (on HOST), not on PORT. */
+    /** Set: the metrics are served on this port of their own (on METRICS_HOST), not on PORT. */
     METRICS_PORT: portNumber().optional(),
+    /**
+     * The interface of METRICS_PORT: loopback unless opened on purpose (a scraper in another
+     * container), since that port answers without a token unless METRICS_TOKEN is set.
+     */
+    METRICS_HOST: z.string().default('127.0.0.1'),
   })
   .superRefine((env, ctx) => {
     if (env.WEB_CONCURRENCY > 1) {

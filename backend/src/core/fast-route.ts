@@ -118,10 +118,16 @@ async function parseJson(req: IncomingMessage): Promise<unknown> {
 export function withFastRoutes(
   app: RequestListener,
   routes: Map<string, FastRoute>,
-  options: { logger: Logger; headers: [string, string][]; metrics: Metrics },
+  options: {
+    logger: Logger;
+    headers: [string, string][];
+    metrics: Metrics;
+    /** Throws an HttpError for a write from another site (origin.ts), before its body is read. */
+    sameOrigin: (req: IncomingMessage) => void;
+  },
 ): RequestListener {
   if (routes.size === 0) return app;
-  const { logger, metrics } = options;
+  const { logger, metrics, sameOrigin } = options;
   // The headers every answer carries, flattened once: one writeHead, no setHeader per header.
   const fixed = [
     ...options.headers.flat(),
@@ -163,6 +169,7 @@ export function withFastRoutes(
     try {
       // The path matched a route's own text; the query is the client's.
       if (search && !isValidRequestUrl(search)) throw new HttpError(400, BAD_URL);
+      sameOrigin(req);
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await parseJson(req);
       return await route({ body, query: new URLSearchParams(search), headers: req.headers });
     } catch (error) {

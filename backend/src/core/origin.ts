@@ -38,14 +38,34 @@ export function requestProtocol(req: IncomingMessage, trust: ProxyTrust): string
   return first || own;
 }
 
-/** Refuses writes that a page on another site made the browser send (cross-site request forgery). */
+/**
+ * Throws 403 for a write that a page on another site made the browser send (cross-site request
+ * forgery); reads pass.
+ */
+function refuseCrossSiteWrite(
+  req: IncomingMessage,
+  protocol: string,
+  publicOrigin: string | undefined,
+): void {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
+  if (!fromThisSite(req.headers, protocol, publicOrigin)) throw new ForbiddenError(CROSS_SITE);
+}
+
+/** The rule for every API write served by Express. */
 export function sameOriginWrites(publicOrigin: string | undefined): RequestHandler {
   return (req, _res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
-    if (!fromThisSite(req.headers, req.protocol, publicOrigin))
-      throw new ForbiddenError(CROSS_SITE);
+    refuseCrossSiteWrite(req, req.protocol, publicOrigin);
     next();
   };
+}
+
+/**
+ * The same rule for the writes served without Express (fast routes), with the same view of the
+ * scheme behind trusted proxies.
+ */
+export function sameOriginRawWrites(publicOrigin: string | undefined, trust: ProxyTrust) {
+  return (req: IncomingMessage): void =>
+    refuseCrossSiteWrite(req, requestProtocol(req, trust), publicOrigin);
 }
 
 /**

@@ -3,8 +3,10 @@ import type { Logger } from './logger';
 
 export type { Redis };
 
-// A command Redis does not answer in this time fails: a hung or unreachable Redis costs a caller
-// a second at most, never the client's whole patience.
+// A command Redis does not answer in this time after it was sent fails. With auto-pipelining a
+// command issued while the previous pipeline is unanswered waits for that one to end (at most
+// this time) before it is sent: a hung Redis costs a caller two seconds at most, never the
+// client's whole patience.
 const COMMAND_TIMEOUT_MS = 1000;
 
 /** `onError` is told of each error event of a connection (it fails, drops or cannot reconnect). */

@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -9,11 +9,12 @@ import type { Config } from './config';
 import { createEventBus, type EventBus } from './events';
 import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
+import { createHttpServer } from './http-server';
 import type { Feature, FeaturesFactory } from './feature';
 import type { Logger } from './logger';
 import { Metrics, metricsEndpoint, metricsListener } from './metrics';
 import { runMigrations } from './migrate';
-import { sameOriginHandshakes } from './origin';
+import { sameOriginHandshakes, sameOriginRawWrites } from './origin';
 import type { ProxyTrust } from './proxy-trust';
 import { openAdapterClients, openRedis, type Redis } from './redis';
 import { resolveSessionSecret } from './secret';
@@ -101,7 +102,7 @@ export async function startServer(
   const metricsServer =
     config.METRICS_PORT === undefined || worker
       ? null
-      : http.createServer(metricsListener(metrics.registry, config.METRICS_TOKEN));
+      : createHttpServer(config, metricsListener(metrics.registry, config.METRICS_TOKEN));
   try {
     const secret = await resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
     features.push(
@@ -134,20 +135,20 @@ export async function startServer(
     const fastRoutes = new Map(
       features.flatMap((feature) => Object.entries(feature.fastRoutes ?? {})),
     );
-    httpServer = http.createServer(
+    // The rule of HTTP writes, with the same view of the scheme behind trusted proxies.
+    const trust = app.get('trust proxy fn') as ProxyTrust;
+    httpServer = createHttpServer(
+      config,
       withFastRoutes(app, fastRoutes, {
         logger,
         headers: captureHeaders(apiSecurityHeaders(config)),
         metrics,
+        sameOrigin: sameOriginRawWrites(config.PUBLIC_ORIGIN, trust),
       }),
     );
     io = new SocketServer(httpServer, {
       serveClient: false,
-      // The rule of HTTP writes, with the same view of the scheme behind trusted proxies.
-      allowRequest: sameOriginHandshakes(
-        config.PUBLIC_ORIGIN,
-        app.get('trust proxy fn') as ProxyTrust,
-      ),
+      allowRequest: sameOriginHandshakes(config.PUBLIC_ORIGIN, trust),
     });
     const sockets = io;
     metrics.countSockets(() => sockets.engine.clientsCount);
@@ -170,7 +171,7 @@ export async function startServer(
     for (const feature of features) feature.attachSocket?.(io);
     for (const feature of features) await feature.start?.();
 
-    if (metricsServer) await listen(metricsServer, config.METRICS_PORT ?? 0, config.HOST);
+    if (metricsServer) await listen(metricsServer, config.METRICS_PORT ?? 0, config.METRICS_HOST);
     await listen(httpServer, config.PORT, config.HOST);
   } catch (error) {
     // A failed start (the port in use, say) leaves nothing open behind it.

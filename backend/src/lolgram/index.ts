@@ -2,7 +2,6 @@ import { Router } from 'express';
 import type { Accounts } from '../accounts';
 import { NotFoundError } from '../core/errors';
 import type { Feature, FeatureDeps } from '../core/feature';
-import { sameOriginWrites } from '../core/origin';
 import { isImageKey, type ImageStore } from '../images';
 import { createModeration } from './moderation';
 import type { ImageClassifier } from './moderation/scoring';
@@ -28,7 +27,7 @@ export function createLolgramFeature(
   deps: FeatureDeps,
   { accounts, images, imageClassifier }: LolgramParts,
 ): Feature {
-  const { config, db } = deps;
+  const { db } = deps;
   // New posts and moderation decisions both change the feed: they share its cache.
   const feedCache = new FeedCache();
   const postsRepository = new PostsRepository(db.pool, accounts.users);
@@ -54,7 +53,7 @@ export function createLolgramFeature(
     next();
   });
   router.use('/lolgram', imagesRouter(posts, accounts.sessions));
-  router.use('/lolgram', sameOriginWrites(config.PUBLIC_ORIGIN), accounts.resolveViewer);
+  router.use('/lolgram', accounts.resolveViewer);
   router.use('/lolgram', followsRouter(follows));
   router.use('/lolgram', postsRouter(posts));
   router.use('/lolgram', moderation.router);

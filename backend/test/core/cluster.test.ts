@@ -10,12 +10,21 @@ import { spawnServer, type ServerProcess } from '../../test-support/process';
 import {
   createScratchDatabase,
   dropRedisPrefix,
+  freePort,
   postgresAnswers,
   TEST_REDIS_URL,
   uniqueName,
 } from '../../test-support/services';
 import { makePlayer, type Player } from '../game/builders';
 import { connectGame, nextBoard, sendTaps } from '../game/socket-client';
+import {
+  channelOver,
+  nextPing,
+  slowBody,
+  slowHeaders,
+  TIMED_OUT,
+  trickle,
+} from '../helpers/slow-client';
 
 const BACKEND_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const SECRET = 'test-secret-test-secret-test-secret-0123';
@@ -272,6 +281,69 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
         await client.end();
       }
     });
+  },
+);
+
+describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
+  'WEB_CONCURRENCY=2 with METRICS_PORT and REQUEST_TIMEOUT_SECONDS=1',
+  () => {
+    const prefix = uniqueName('tgcluster');
+    let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+    let server: ServerProcess;
+    let metricsPort: number;
+    beforeAll(async () => {
+      database = await createScratchDatabase();
+      metricsPort = await freePort();
+      server = await spawnServer({
+        WEB_CONCURRENCY: '2',
+        HOST: '0.0.0.0',
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_PREFIX: prefix,
+        SESSION_SECRET: SECRET,
+        METRICS_PORT: String(metricsPort),
+        METRICS_TOKEN: TOKEN,
+        REQUEST_TIMEOUT_SECONDS: '1',
+        MODERATION_IMAGE_CHECK: 'off',
+      });
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await dropRedisPrefix(prefix);
+      await database?.drop();
+    });
+
+    it("serves the machine's metrics from the primary, on loopback only whatever HOST is", async () => {
+      const text = await scrape(`http://127.0.0.1:${metricsPort}`);
+      expect(sample(text, 'tapgram_cluster_workers')).toBe(2);
+      // Every 127.x address reaches this machine's loopback; one bound to 127.0.0.1 answers only there.
+      const elsewhere = (port: number | string) => `http://127.0.0.2:${port}`;
+      expect((await fresh(elsewhere(new URL(server.url).port), '/healthz')).status).toBe(200);
+      await expect(fresh(elsewhere(metricsPort), '/metrics')).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+    });
+
+    it("cuts requests that trickle in, on the workers' port and the primary's metrics port", async () => {
+      const answers = await Promise.all([
+        trickle(server.url, slowBody('/api/tap'), ' '),
+        trickle(server.url, slowHeaders('/api/leaderboard/users'), 'x-pad: 1\r\n'),
+        trickle(`http://127.0.0.1:${metricsPort}`, slowHeaders('/metrics'), 'x-pad: 1\r\n'),
+      ]);
+      for (const answer of answers) expect(answer).toMatch(TIMED_OUT);
+    });
+
+    it('keeps a long-polling game channel open past the bound, whichever worker holds it', async () => {
+      const player = await makePlayer(server.url, 'PT');
+      const polling = await channelOver(server.url, player.cookie, ['polling']);
+      try {
+        await nextPing(polling);
+        expect(await sendTaps(polling, player.session.id, 2, 1)).toMatchObject({ ok: true });
+        expect(polling.connected).toBe(true);
+      } finally {
+        polling.disconnect();
+      }
+    }, 90_000);
   },
 );
 

@@ -97,10 +97,14 @@ describe('metrics configuration', () => {
     );
   });
 
-  it('takes a good token and port', () => {
-    expect(load({ METRICS_TOKEN: TOKEN, METRICS_PORT: '9464' })()).toMatchObject({
+  it('takes a good token and port, the port on loopback unless METRICS_HOST is set', () => {
+    expect(load({ METRICS_TOKEN: TOKEN, METRICS_PORT: '9464', HOST: '0.0.0.0' })()).toMatchObject({
       METRICS_TOKEN: TOKEN,
       METRICS_PORT: 9464,
+      METRICS_HOST: '127.0.0.1',
+    });
+    expect(load({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })()).toMatchObject({
+      METRICS_HOST: '0.0.0.0',
     });
   });
 });
@@ -199,6 +203,16 @@ describe.each(storageModes)('GET /metrics behind METRICS_TOKEN (%s mode)', (mode
       }),
     ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(player.user.id);
+  });
+
+  it('labels a route that answered with an error by its whole pattern, mount path included', async () => {
+    const id = crypto.randomUUID();
+    expect((await request(server.url).get(`/api/lolgram/posts/${id}`)).status).toBe(404);
+    const text = await metricsText(server.url);
+    const labels = { method: 'GET', route: '/api/lolgram/posts/:id', status: '404' };
+    expect(sample(text, 'tapgram_http_requests_total', labels)).toBeGreaterThanOrEqual(1);
+    expect(text).not.toMatch(/route="\/posts\/:id"/);
+    expect(text).not.toContain(id);
   });
 
   it('counts a refused tap as refused, by its reason, and not as accepted', async () => {
@@ -324,6 +338,26 @@ describe('metrics on METRICS_PORT', () => {
     expect(res.status).toBe(200);
     expect(sample(res.text, 'tapgram_taps_accepted_total')).toBe(0);
     expect((await scrape(guarded.url)).status).toBe(404);
+  });
+
+  it('listens on loopback only, whatever HOST is, unless METRICS_HOST opens it', async () => {
+    // Every 127.x address reaches this machine's loopback; one bound to 127.0.0.1 answers only there.
+    const at = (address: string, url: string) =>
+      fetch(`http://${address}:${new URL(url).port}/metrics`).then(
+        (res) => res.status,
+        (error: { cause?: { code?: string } }) => error.cause?.code,
+      );
+    const everywhere = await startTestServer({ env: { HOST: '0.0.0.0', METRICS_PORT: '0' } });
+    const opened = await startTestServer({ env: { METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' } });
+    try {
+      expect(await at('127.0.0.2', everywhere.url)).toBe(404);
+      expect(await at('127.0.0.2', everywhere.metricsUrl!)).toBe('ECONNREFUSED');
+      expect(await at('127.0.0.1', everywhere.metricsUrl!)).toBe(200);
+      expect(await at('127.0.0.2', opened.metricsUrl!)).toBe(200);
+    } finally {
+      await everywhere.stop();
+      await opened.stop();
+    }
   });
 
   it('closes the metrics port when the server stops', async () => {

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
 import { fromThisSite, requestProtocol } from '../../src/core/origin';
-import { makePlayer } from '../game/builders';
+import { makePlayer, makeUsername, tap } from '../game/builders';
 import { connectGame, gameSockets, sendTaps } from '../game/socket-client';
 import { startTestServer, type TestServer } from '../../test-support/server';
 
@@ -65,6 +65,88 @@ describe('requests made by pages of other sites', () => {
     expect(otherScheme.body).toEqual({ error: 'Cross-site request refused' });
     expect((await logout(site)).status).toBe(204);
     expect((await logout(PUBLIC_ORIGIN)).status).toBe(204);
+  });
+
+  it("refuses the game's writes from another site with 403, creating and counting nothing", async () => {
+    const player = await makePlayer(server.url);
+    const username = makeUsername();
+    const stored = async () => {
+      const { rows } = await server.db.pool.query<Record<string, string | number>>(
+        `SELECT (SELECT count(*) FROM game_users WHERE lower(username) = lower($1)) AS users,
+                  (SELECT count(*) FROM game_sessions WHERE user_id = $2) AS sessions,
+                  (SELECT total_taps FROM game_users WHERE id = $2) AS taps`,
+        [username, player.user.id],
+      );
+      return Object.fromEntries(
+        Object.entries(rows[0]).map(([key, value]) => [key, Number(value)]),
+      );
+    };
+    const foreign: Record<string, string>[] = [
+      { Origin: 'https://evil.example' },
+      { Origin: site.replace('http:', 'https:') },
+      { Origin: 'null' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+    ];
+    for (const headers of foreign) {
+      const answers = [
+        await request(server.url).post('/api/users').set(headers).send({ username, country: 'GB' }),
+        await request(server.url)
+          .post('/api/sessions')
+          .set(headers)
+          .set('Cookie', player.cookie)
+          .send({ userId: player.user.id }),
+        await tap(server.url, player).set(headers),
+      ];
+      for (const res of answers) {
+        expect([res.status, res.body], JSON.stringify(headers)).toEqual([
+          403,
+          { error: 'Cross-site request refused' },
+        ]);
+        expect(res.headers['set-cookie']).toBeUndefined();
+      }
+    }
+    expect(await stored()).toEqual({ users: 0, sessions: 1, taps: 0 });
+
+    // This site's pages, PUBLIC_ORIGIN and clients without an Origin (tools, the bench) play on.
+    for (const headers of [{ Origin: site }, { Origin: PUBLIC_ORIGIN }, {}]) {
+      expect((await tap(server.url, player).set(headers)).status).toBe(200);
+      const session = await request(server.url)
+        .post('/api/sessions')
+        .set(headers)
+        .set('Cookie', player.cookie)
+        .send({ userId: player.user.id });
+      expect(session.status).toBe(201);
+    }
+    const created = await request(server.url)
+      .post('/api/users')
+      .set('Origin', site)
+      .send({ username, country: 'GB' });
+    expect(created.status).toBe(201);
+    expect(await stored()).toEqual({ users: 1, sessions: 4, taps: 3 });
+  });
+});
+
+describe('the origin rule behind a trusted proxy', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: '1' } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('reads the scheme of Express writes and of the tap route from X-Forwarded-Proto alike', async () => {
+    const player = await makePlayer(server.url);
+    const https = `https://${new URL(server.url).host}`;
+    const write = (origin: string) => [
+      request(server.url)
+        .post('/api/users')
+        .set({ Origin: origin, 'X-Forwarded-Proto': 'https' })
+        .send({ username: makeUsername(), country: 'GB' }),
+      tap(server.url, player).set({ Origin: origin, 'X-Forwarded-Proto': 'https' }),
+    ];
+    expect((await Promise.all(write(https))).map((res) => res.status)).toEqual([201, 200]);
+    expect((await Promise.all(write(server.url))).map((res) => res.status)).toEqual([403, 403]);
   });
 });
 
