@@ -90,6 +90,7 @@ export class PostgresGameStore implements GameStore {
   /** Postgres holds the frozen state, and every board reads it: only the pushes need telling. */
   async setFrozen() {
     this.onChange();
+    return false;
   }
 
   around(userId: string, span: number) {

@@ -82,25 +82,29 @@ return replies
  * Freezes a player (1) or unfreezes them (0): off the users board and their points out of their
  * country's shown total, or back. KEYS: 1 users zset, 2 frozen points per country hash, 3 the
  * player's hash, 4 version. ARGV: 1 player id, 2 frozen. Answers 0 for a player Redis does not
- * hold, 1 otherwise (already in that state: nothing changes).
+ * hold, 1 when they already were so (nothing changes), 2 when it changed them.
+ * Redis does not undo the writes of a script that fails: every command here takes values it
+ * cannot refuse (HINCRBY refuses "-0", which is what negating 0 gives in Lua), so none fails once
+ * the reads have passed, and the flag that says whether the change is done is written last.
  */
 export const FREEZE_SCRIPT = `
 local u = redis.call('HMGET', KEYS[3], 'country', 'points', 'frozen')
 if not u[1] then return 0 end
 local frozen = u[3] == '1'
+local points = tonumber(u[2]) or 0
 if ARGV[2] == '1' and not frozen then
-  redis.call('HSET', KEYS[3], 'frozen', '1')
   redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HINCRBY', KEYS[2], u[1], tonumber(u[2]))
+  if points ~= 0 then redis.call('HINCRBY', KEYS[2], u[1], points) end
+  redis.call('HSET', KEYS[3], 'frozen', '1')
 elseif ARGV[2] == '0' and frozen then
+  redis.call('ZADD', KEYS[1], points, ARGV[1])
+  if points ~= 0 then redis.call('HINCRBY', KEYS[2], u[1], -points) end
   redis.call('HDEL', KEYS[3], 'frozen')
-  redis.call('ZADD', KEYS[1], tonumber(u[2]), ARGV[1])
-  redis.call('HINCRBY', KEYS[2], u[1], -tonumber(u[2]))
 else
   return 1
 end
 redis.call('INCR', KEYS[4])
-return 1
+return 2
 `;
 
 /**

@@ -26,7 +26,7 @@ const CONNECTION_LOST = new Set(['reconnecting', 'close', 'end']);
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     gameBoard(...args: (string | number)[]): Result<string[], Context>;
-    gameFreeze(...args: (string | number)[]): Result<number, Context>;
+    gameFreeze(...args: (string | number)[]): Result<0 | 1 | 2, Context>;
     gameAroundUser(...args: (string | number)[]): Result<(string | number)[] | null, Context>;
   }
 }
@@ -42,6 +42,8 @@ export class RedisGameStore implements GameStore {
   private readonly flusher: RedisFlusher;
   private readonly rebuilder: RedisRebuilder;
   private readonly taps: RedisTapQueue;
+  /** Players whose freeze or unfreeze Redis has not followed (it failed after Postgres's). */
+  private readonly unfollowed = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -78,6 +80,7 @@ export class RedisGameStore implements GameStore {
       unreachable = false;
       this.flush()
         .then(() => this.rebuilder.ensureReady())
+        .then(() => this.followFrozen())
         .catch((err: unknown) => {
           if (!isRedisUnreachable(this.redis, err)) this.logger.error({ err }, 'game flush failed');
         });
@@ -195,21 +198,41 @@ export class RedisGameStore implements GameStore {
     });
   }
 
-  /** Every node reads the boards from this Redis: the change shows on all of them at once. */
-  setFrozen(userId: string, frozen: boolean): Promise<void> {
-    return this.whenReady(async () => {
-      const freeze = () =>
-        this.redis.gameFreeze(
-          this.k.users,
-          this.k.frozenCountries,
-          this.k.user(userId),
-          this.k.version,
-          userId,
-          frozen ? 1 : 0,
-        );
-      // A player Redis does not hold is loaded (as Postgres has them: frozen already) and done.
-      if ((await freeze()) === 0) await this.rebuilder.loadUser(userId);
-    });
+  /**
+   * Every node reads the boards from this Redis: the change shows on all of them at once. When
+   * Redis fails, the player is followed again after the next flush, from Postgres's state.
+   */
+  async setFrozen(userId: string, frozen: boolean): Promise<boolean> {
+    try {
+      const changed = await this.whenReady(() => this.freeze(userId, frozen));
+      this.unfollowed.delete(userId);
+      return changed;
+    } catch (error) {
+      this.unfollowed.add(userId);
+      throw error;
+    }
+  }
+
+  private async freeze(userId: string, frozen: boolean): Promise<boolean> {
+    const outcome = await this.redis.gameFreeze(
+      this.k.users,
+      this.k.frozenCountries,
+      this.k.user(userId),
+      this.k.version,
+      userId,
+      frozen ? 1 : 0,
+    );
+    // A player Redis does not hold is loaded as Postgres has them (frozen already, or not).
+    if (outcome === 0) await this.rebuilder.loadUser(userId);
+    return outcome === 2;
+  }
+
+  /** Players whose freeze or unfreeze Redis missed take Postgres's state. */
+  private async followFrozen(): Promise<void> {
+    for (const userId of this.unfollowed) {
+      await this.freeze(userId, await this.repo.isFrozen(userId));
+      this.unfollowed.delete(userId);
+    }
   }
 
   around(userId: string, span: number) {

@@ -57,9 +57,11 @@ export interface GameStore {
   board(start: number, count: number): Promise<LeaderboardUser[]>;
   /**
    * Takes a player off the boards, the country totals and the milestone count, and refuses their
-   * taps (frozen); or puts them back. Postgres holds the frozen state already: the store follows it.
+   * taps (frozen); or puts them back. Postgres holds the frozen state already: the store follows
+   * it, whatever state it held, and answers whether it changed anything (false: it already
+   * agreed). A store that keeps a copy and could not follow catches up by itself soon after.
    */
-  setFrozen(userId: string, frozen: boolean): Promise<void>;
+  setFrozen(userId: string, frozen: boolean): Promise<boolean>;
   /**
    * The player and up to `span` players either side of them on the board, with where that
    * stretch starts; null for an unknown player.
