@@ -1,6 +1,6 @@
 import type { Result } from 'ioredis';
 import type { GameSession, GameUser } from '@tapgram/shared';
-import { ServiceUnavailableError } from '../core/errors';
+import { GatewayTimeoutError, HttpError, ServiceUnavailableError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { isRedisUnreachable, type Redis } from '../core/redis';
@@ -13,12 +13,16 @@ import {
   FREEZE_SCRIPT,
   tapAccepted,
   tapLost,
+  type TapReply,
 } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepository } from './repository';
-import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
+import type { BatchIdentity, GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
 
 export const GAME_UNAVAILABLE = 'The game is briefly unavailable, try again in a moment';
+export const GAME_NO_ANSWER = 'The game did not answer in time: the taps may still be counted';
+// What ioredis says of a command it refused to send (the connection is not writable).
+const NOT_SENT = /Stream isn't writeable/;
 // Between attempts to reach Redis again: refused before any work (a player is not created in
 // Postgres only to fail on Redis).
 const CONNECTION_LOST = new Set(['reconnecting', 'close', 'end']);
@@ -136,8 +140,13 @@ export class RedisGameStore implements GameStore {
     });
   }
 
-  tap(userId: string, sessionId: string, count: number, seq = 0, after = 0): Promise<TapOutcome> {
-    return this.available(() => this.tapOnce(userId, sessionId, count, seq, after));
+  tap(
+    userId: string,
+    sessionId: string,
+    count: number,
+    id: BatchIdentity = {},
+  ): Promise<TapOutcome> {
+    return this.available(() => this.tapOnce(userId, sessionId, count, id));
   }
 
   sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome> {
@@ -164,11 +173,10 @@ export class RedisGameStore implements GameStore {
     userId: string,
     sessionId: string,
     count: number,
-    seq: number,
-    after: number,
+    id: BatchIdentity,
   ): Promise<TapOutcome> {
     for (let attempt = 0; ; attempt += 1) {
-      const reply = await this.taps.tap(userId, sessionId, count, seq, after);
+      const reply = await this.runTapScript(userId, sessionId, count, id);
       const [status] = reply;
       if (status === 'ok' || status === 'again') return tapAccepted(reply, userId, sessionId);
       if (status === 'lost') return tapLost(reply);
@@ -180,6 +188,27 @@ export class RedisGameStore implements GameStore {
       if (attempt >= 2) return { kind: 'no-session' };
       if (status === 'not-ready') await this.rebuilder.ensureReady();
       else if (!(await this.rebuilder.loadPlayer(userId, sessionId))) return { kind: 'no-session' };
+    }
+  }
+
+  /**
+   * A tap script that went out and was not answered may still run: a hung Redis runs what it had
+   * received when it wakes. That answer is a 504 (the taps may be counted), never the 503 of
+   * taps refused before anything was sent; a batch sent again with its number or key counts once.
+   */
+  private async runTapScript(
+    userId: string,
+    sessionId: string,
+    count: number,
+    id: BatchIdentity,
+  ): Promise<TapReply> {
+    try {
+      return await this.taps.tap(userId, sessionId, count, id);
+    } catch (error) {
+      if (isRedisUnreachable(this.redis, error) && !NOT_SENT.test(String(error))) {
+        throw new GatewayTimeoutError(GAME_NO_ANSWER, 1);
+      }
+      throw error;
     }
   }
 
@@ -303,7 +332,8 @@ export class RedisGameStore implements GameStore {
 
   /**
    * The one place where an unreachable Redis becomes the game's 503: refused at once while the
-   * connection is down, and for a call that was under way when it dropped or hung.
+   * connection is down, and for a call that was under way when it dropped or hung (a tap script
+   * under way is a 504 instead: see runTapScript).
    */
   private async available<T>(call: () => Promise<T>): Promise<T> {
     if (CONNECTION_LOST.has(this.redis.status)) {
@@ -312,6 +342,7 @@ export class RedisGameStore implements GameStore {
     try {
       return await call();
     } catch (error) {
+      if (error instanceof HttpError) throw error;
       if (isRedisUnreachable(this.redis, error)) {
         throw new ServiceUnavailableError(GAME_UNAVAILABLE, 1);
       }

@@ -14,7 +14,7 @@ import { isId } from '../core/ids';
 import type { Metrics } from '../core/metrics';
 import { withRanks } from './ranking';
 import type { SignalBuffer } from './signal-buffer';
-import type { GameStore } from './store';
+import type { BatchIdentity, GameStore } from './store';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -83,18 +83,18 @@ export class GameService {
 
   /**
    * Counts the player's batch of `count` taps whole, or refuses it (429) when the rate does not
-   * allow all of it. A re-sent batch (`seq` not above the last counted) answers without counting.
+   * allow all of it. A re-sent batch (`seq` not above the last counted, or a tap key counted
+   * already) answers without counting.
    */
   async tap(
     player: string | null,
     userId: string,
     sessionId: string,
     count: number,
-    seq?: number,
-    after?: number,
+    id: BatchIdentity = {},
   ): Promise<TapAccepted> {
     try {
-      const accepted = await this.countTaps(player, userId, sessionId, count, seq, after);
+      const accepted = await this.countTaps(player, userId, sessionId, count, id);
       this.metrics.tapsAccepted(accepted.accepted);
       return accepted;
     } catch (error) {
@@ -108,12 +108,11 @@ export class GameService {
     userId: string,
     sessionId: string,
     count: number,
-    seq?: number,
-    after?: number,
+    id: BatchIdentity,
   ): Promise<TapAccepted> {
     assertPlayer(player, userId);
     const outcome = await this.inSessionOrder(sessionId, () =>
-      this.store.tap(userId, sessionId, count, seq, after),
+      this.store.tap(userId, sessionId, count, id),
     );
     switch (outcome.kind) {
       case 'ok': {

@@ -7,6 +7,19 @@ import type {
 } from '@tapgram/shared';
 import type { BoardStretch } from './ranking';
 
+/** How long a counted tap key is remembered: a tap sent again with it later counts again. */
+export const TAP_KEY_TTL_SECONDS = 3600;
+
+/**
+ * What makes a batch sent again count once: its number in the session (0 or absent: none), with
+ * the highest number its client holds an answer for, or the Idempotency-Key of a POSTed tap.
+ */
+export interface BatchIdentity {
+  seq?: number;
+  after?: number;
+  key?: string;
+}
+
 export type TapOutcome =
   | ({
       kind: 'ok';
@@ -41,15 +54,10 @@ export interface GameStore {
    * whole, or not at all when the player's rate does not allow all of it. A batch numbered `seq`
    * not above the last one counted for the session is a re-send: it answers the current totals
    * without counting again. A batch whose client holds an answer for a number `after` above the
-   * session's last one reveals batches the store lost: 'lost', counting nothing.
+   * session's last one reveals batches the store lost: 'lost', counting nothing. A batch with a
+   * key the session counted within TAP_KEY_TTL_SECONDS is a re-send too.
    */
-  tap(
-    userId: string,
-    sessionId: string,
-    count: number,
-    seq?: number,
-    after?: number,
-  ): Promise<TapOutcome>;
+  tap(userId: string, sessionId: string, count: number, id?: BatchIdentity): Promise<TapOutcome>;
   /** Where the player's session stands: its last counted and last durable batch numbers. */
   sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome>;
   topUsers(limit: number): Promise<LeaderboardUser[]>;

@@ -48,10 +48,15 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
 }
 
 /** Every call sends the session cookie; a refusal throws an ApiError. */
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(
+  method: string,
+  url: string,
+  data?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const res = await fetch(url, {
     method,
-    headers: data === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: data === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
     body: data === undefined ? undefined : JSON.stringify(data),
     credentials: 'include',
   });

@@ -395,6 +395,47 @@ describe('TapSender while the game is briefly unavailable', () => {
     expect(sender.unconfirmed).toBe(0);
   });
 
+  it('keeps a batch answered 504 (it may still count) and sends it again with its number', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockResolvedValue({
+      ok: false,
+      status: 504,
+      error: 'The game did not answer in time: the taps may still be counted',
+    });
+    const { sender, onError, onSettled } = makeSender(socket);
+    tapTimes(sender, 2);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(sender.unavailable).toBe(true);
+    expect(sender.unconfirmed).toBe(2);
+    socket.emitWithAck.mockResolvedValue(okAck(user, session, 2));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(sentBatches(socket)).toEqual([
+      { sessionId: 's', count: 2, seq: 1, after: 0 },
+      { sessionId: 's', count: 2, seq: 1, after: 0 },
+    ]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(onSettled).toHaveBeenCalledTimes(1);
+    expect(sender.unconfirmed).toBe(0);
+  });
+
+  it('posts each tap with a key of its own, and a tap the game did not answer again with its key', async () => {
+    const socket = fakeSocket(false);
+    const { sender, postTap, onError, onSettled } = makeSender(socket);
+    const noAnswer = 'The game did not answer in time: the taps may still be counted';
+    postTap.mockRejectedValueOnce(new ApiError(504, { error: noAnswer }, noAnswer));
+    tapTimes(sender, 2);
+    await vi.advanceTimersByTimeAsync(2000);
+    const keys = postTap.mock.calls.map((call) => (call as unknown[])[2]);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(keys[1]).not.toBe(keys[0]);
+    // The tap the game did not answer goes again with its own key: the server counts it once.
+    expect(keys[2]).toBe(keys[0]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(onSettled).toHaveBeenCalledTimes(2);
+    expect(sender.unconfirmed).toBe(0);
+  });
+
   it('keeps a tap the per-tap call was refused with 503 and posts it again later', async () => {
     const socket = fakeSocket(false);
     const { sender, postTap, onError, onSettled } = makeSender(socket);

@@ -26,8 +26,15 @@ export interface TapSettled {
 
 export interface TapBatchesOptions {
   socket: Pick<Socket, 'connected' | 'on' | 'off' | 'timeout'>;
-  /** The spec's per-tap call, used while the socket is down. */
-  postTap: (userId: string, sessionId: string) => Promise<{ user: GameUser; session: GameSession }>;
+  /**
+   * The spec's per-tap call, used while the socket is down. `key` names the tap (the
+   * Idempotency-Key header): a tap posted again with its key counts once.
+   */
+  postTap: (
+    userId: string,
+    sessionId: string,
+    key: string,
+  ) => Promise<{ user: GameUser; session: GameSession }>;
   onSettled: (result: TapSettled) => void;
   /** `sent` taps were not counted. */
   onError: (error: Error, sent: number) => void;
@@ -60,7 +67,25 @@ interface SessionNumbers {
   held: Batch[];
 }
 
-const isUnavailable = (status: number) => status === 503;
+/** A tap posted over HTTP, with the key that makes a re-post count once. */
+interface PostedTap {
+  userId: string;
+  sessionId: string;
+  key: string;
+}
+
+/**
+ * The game cannot count now: 503 (nothing was counted) or 504 (the server's store did not answer
+ * in time, and may still count it). Either way the taps are kept and sent again with their
+ * number or key, which the server counts once.
+ */
+const isUnavailable = (status: number) => status === 503 || status === 504;
+
+/** A tap key: random, and made without crypto.randomUUID, which plain-HTTP pages lack. */
+function newTapKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** The totals of an answer: compact (the channel's handshake asks for it) or full. */
 function totalsOf(answer: { user: GameUser; session: GameSession } | TapTotals): TapTotals {
@@ -83,8 +108,9 @@ function totalsOf(answer: { user: GameUser; session: GameSession } | TapTotals):
  * acknowledged with the new totals. A batch stays with the client until the server says it is
  * durable (written to Postgres), and goes again after a reconnect or when the server says it lost
  * answered batches (its Redis was emptied); the server counts each number once. While the game is
- * briefly unavailable (503) taps are kept and sent when it serves again. Without the socket, each
- * tap is one POST.
+ * briefly unavailable (503, or 504 when it may still count what it did not answer) taps are kept
+ * and sent again when it serves. Without the socket, each tap is one POST named by a key, and a
+ * tap posted again keeps its key, so that it counts once.
  */
 export class TapBatches {
   private pending: { userId: string; sessionId: string; count: number } | null = null;
@@ -99,6 +125,8 @@ export class TapBatches {
    */
   private readonly inOrder = new Set<string>();
   private posting = 0;
+  /** Posted taps the game could not count (503, 504): posted again with their keys. */
+  private kept: PostedTap[] = [];
   private down = false;
   private disposed = false;
   private stopped = false;
@@ -134,6 +162,7 @@ export class TapBatches {
     this.stopped = true;
     this.pending = null;
     this.queue = [];
+    this.kept = [];
     this.sessions.clear();
     this.inOrder.clear();
     this.dispose();
@@ -141,7 +170,7 @@ export class TapBatches {
 
   /** Taps not yet counted: shown at once, so the counters never lag behind the finger. */
   get unconfirmed(): number {
-    let n = (this.pending?.count ?? 0) + this.posting;
+    let n = (this.pending?.count ?? 0) + this.posting + this.kept.length;
     for (const batch of this.queue) if (!batch.answered) n += batch.count;
     return n;
   }
@@ -210,9 +239,9 @@ export class TapBatches {
     return numbers;
   }
 
-  private post(userId: string, sessionId: string) {
+  private post(userId: string, sessionId: string, key = newTapKey()) {
     this.posting += 1;
-    this.options.postTap(userId, sessionId).then(
+    this.options.postTap(userId, sessionId, key).then(
       (answer) => {
         this.posting -= 1;
         this.setAvailable();
@@ -226,10 +255,8 @@ export class TapBatches {
       },
       (error: Error) => {
         this.posting -= 1;
-        const kept = !this.pending || this.pending.sessionId === sessionId;
-        if (error instanceof ApiError && isUnavailable(error.status) && kept) {
-          this.pending ??= { userId, sessionId, count: 0 };
-          this.pending.count += 1;
+        if (error instanceof ApiError && isUnavailable(error.status) && !this.stopped) {
+          this.kept.push({ userId, sessionId, key });
           this.setUnavailable();
         } else {
           this.options.onError(error, 1);
@@ -358,6 +385,7 @@ export class TapBatches {
     this.options.onChange?.();
     for (const sessionId of new Set(this.queue.map((b) => b.sessionId)))
       this.sendInOrder(sessionId);
+    for (const tap of this.kept.splice(0)) this.post(tap.userId, tap.sessionId, tap.key);
     if (this.pending) this.timer ??= setTimeout(this.flushPending, this.windowMs);
   }
 
@@ -366,6 +394,11 @@ export class TapBatches {
     this.retryTimer = null;
     if (!this.down || this.disposed) return;
     this.retryTimer = setTimeout(this.retry, this.retryMs);
+    const keptTap = this.kept.shift();
+    if (keptTap) {
+      this.post(keptTap.userId, keptTap.sessionId, keptTap.key);
+      return;
+    }
     if (!this.options.socket.connected) {
       if (!this.pending) return;
       const { userId, sessionId } = this.pending;
