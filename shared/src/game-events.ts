@@ -15,6 +15,8 @@ export const TAP_KEY_HEADER = 'Idempotency-Key';
 
 /** Events of the game channel (Socket.IO); see game-channel.ts for the compact protocol's. */
 export const gameEvents = {
+  /** The server's tap allowance (TapAllowance), sent on every connection. */
+  allowance: 'allowance',
   boards: 'boards',
   tap: 'tap',
   sync: 'sync',

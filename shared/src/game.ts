@@ -149,14 +149,29 @@ export interface BatchNumbers {
 }
 
 /**
- * A counted batch is counted whole: taps above the player's rate refuse the batch (429). A 503
- * counted nothing (the game is briefly unavailable); a 504 may still count (the server's store did
- * not answer in time, and may run it later). Either way a numbered batch may be sent again as it
- * is: it counts once.
+ * A counted batch is counted whole: taps above the player's rate refuse the batch (429), with
+ * the milliseconds after which the player's allowance holds it (`retryAfterMs`; absent when it
+ * never will: the batch is larger than the burst). A 503 counted nothing (the game is briefly
+ * unavailable); a 504 may still count (the server's store did not answer in time, and may run it
+ * later). Either way a numbered batch may be sent again as it is: it counts once.
  */
 export type TapBatchAck =
   | ({ ok: true; accepted: number; user: GameUser; session: GameSession } & BatchNumbers)
-  | ({ ok: false; status: number; error: string } & Partial<BatchNumbers>);
+  | TapRefusal;
+
+/** A refused tap batch (or sync). */
+export type TapRefusal = {
+  ok: false;
+  status: number;
+  error: string;
+  retryAfterMs?: number;
+} & Partial<BatchNumbers>;
+
+/** The server's tap allowance, as the game channel announces it (TapAllowance). */
+export const tapAllowanceSchema = z.object({
+  perSecond: z.number().positive(),
+  burst: z.number().int().positive(),
+});
 
 /** Asks where a session's batches stand, for a client holding batches not yet durable. */
 export const tapSyncSchema = z.object({ sessionId: idSchema });

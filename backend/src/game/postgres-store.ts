@@ -1,9 +1,9 @@
+import type { TapAllowance } from '@tapgram/shared';
 import type { GameRepository } from './repository';
 import {
   TAP_KEY_TTL_SECONDS,
   type BatchIdentity,
   type GameStore,
-  type RateLimit,
   type SessionOutcome,
   type TapOutcome,
 } from './store';
@@ -18,7 +18,7 @@ export class PostgresGameStore implements GameStore {
 
   constructor(
     private readonly repo: GameRepository,
-    rateLimit: RateLimit,
+    rateLimit: TapAllowance,
     /** Told of every change the boards show (the push claims count them). */
     private readonly onChange: () => void = () => undefined,
   ) {
@@ -66,7 +66,10 @@ export class PostgresGameStore implements GameStore {
       return { kind: 'lost', seq: state.lastSeq, durableSeq: state.lastSeq };
     }
     if (seq > 0 && seq <= state.lastSeq) return this.replay(userId, sessionId, count);
-    if (!this.buckets.take(userId, count)) return { kind: 'rate-limited' };
+    if (!this.buckets.take(userId, count)) {
+      const wait = this.buckets.msUntil(userId, count);
+      return { kind: 'rate-limited', retryAfterMs: Number.isFinite(wait) ? wait : null };
+    }
     const result = await this.repo
       .addTaps(userId, sessionId, count, seq, tapKey, TAP_KEY_TTL_SECONDS)
       .catch((error: unknown) => {

@@ -14,8 +14,9 @@ import { TAP_KEY_TTL_SECONDS, type TapOutcome } from './store';
  *       after (the highest number its client holds an answer for; 0: none).
  * The rate bucket of a player lives in their hash (tokens, at), with their frozen flag; a
  * session's hash keeps the last counted batch number (seq) and the last one the flusher wrote to
- * Postgres (durable). A tap key counted is kept for TAP_KEY_TTL_SECONDS. Answers one reply per
- * batch.
+ * Postgres (durable). A tap key counted is kept for TAP_KEY_TTL_SECONDS. The bucket is the
+ * shared TapBucket's rule. Answers one reply per batch; a refusal by the rate says in how many
+ * milliseconds the bucket holds the batch (-1: never, it is larger than the burst).
  */
 export const TAP_BATCH_SCRIPT = `
 if redis.call('EXISTS', KEYS[8]) == 0 then return {{'not-ready'}} end
@@ -49,7 +50,9 @@ for i = 1, (#KEYS - 8) / 3 do
     local tokens = math.min(burst, (tonumber(u[5]) or burst) + math.max(0, now - at) * rate / 1000)
     if tokens < count then
       redis.call('HSET', userKey, 'tokens', tostring(tokens), 'at', tostring(now))
-      replies[i] = {'rate-limited'}
+      local wait = -1
+      if count <= burst then wait = math.ceil((count - tokens) * 1000 / rate) end
+      replies[i] = {'rate-limited', wait}
     else
       local points, taps = tonumber(u[3]) + count, tonumber(u[4]) + count
       local sessionPoints, sessionTaps = tonumber(s[3]) + count, tonumber(s[4]) + count

@@ -1,5 +1,5 @@
 import type { Result } from 'ioredis';
-import type { GameSession, GameUser } from '@tapgram/shared';
+import type { GameSession, GameUser, TapAllowance } from '@tapgram/shared';
 import { GatewayTimeoutError, HttpError, ServiceUnavailableError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
@@ -17,7 +17,7 @@ import {
 } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepository } from './repository';
-import type { BatchIdentity, GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
+import type { BatchIdentity, GameStore, SessionOutcome, TapOutcome } from './store';
 
 export const GAME_UNAVAILABLE = 'The game is briefly unavailable, try again in a moment';
 export const GAME_NO_ANSWER = 'The game did not answer in time: the taps may still be counted';
@@ -53,7 +53,7 @@ export class RedisGameStore implements GameStore {
   constructor(
     private readonly redis: Redis,
     private readonly repo: GameRepository,
-    rateLimit: RateLimit,
+    rateLimit: TapAllowance,
     private readonly logger: Logger,
     prefix: string,
     private readonly metrics?: Metrics,
@@ -180,9 +180,11 @@ export class RedisGameStore implements GameStore {
       const [status] = reply;
       if (status === 'ok' || status === 'again') return tapAccepted(reply, userId, sessionId);
       if (status === 'lost') return tapLost(reply);
-      if (status === 'rate-limited' || status === 'not-owner' || status === 'frozen') {
-        return { kind: status };
+      if (status === 'rate-limited') {
+        const wait = Number(reply[1]);
+        return { kind: status, retryAfterMs: wait >= 0 ? wait : null };
       }
+      if (status === 'not-owner' || status === 'frozen') return { kind: status };
       // Something Redis does not hold (yet): rebuild it, or load the player and session from
       // Postgres, then try again (an emptied Redis needs both).
       if (attempt >= 2) return { kind: 'no-session' };

@@ -1,8 +1,9 @@
+import type { TapAllowance } from '@tapgram/shared';
 import type { Result } from 'ioredis';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
 import { TAP_BATCH_SCRIPT, type TapReply } from './redis-scripts';
-import type { BatchIdentity, RateLimit } from './store';
+import type { BatchIdentity } from './store';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -36,7 +37,7 @@ export class RedisTapQueue {
   constructor(
     private readonly redis: Redis,
     private readonly k: GameKeys,
-    private readonly rateLimit: RateLimit,
+    private readonly rateLimit: TapAllowance,
   ) {
     redis.defineCommand('gameTapBatch', { lua: TAP_BATCH_SCRIPT });
   }

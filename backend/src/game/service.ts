@@ -34,6 +34,32 @@ export class BatchesLostError extends ConflictError {
   }
 }
 
+/**
+ * The player's allowance does not hold the batch: refused whole. `retryAfterMs` says when it will
+ * (absent: never, the batch is larger than the burst).
+ */
+export class TapsTooFastError extends TooManyRequestsError {
+  readonly retryAfterMs?: number;
+
+  constructor(retryAfterMs: number | null) {
+    super(
+      'Tapping too fast: slow down a little',
+      retryAfterMs === null ? undefined : Math.ceil(retryAfterMs / 1000),
+    );
+    if (retryAfterMs !== null) this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * What names a batch to the signals, so that a refused batch sent again and counted is not
+ * recorded as refused: its number in its session, or its tap key. Others have no name.
+ */
+function batchName(sessionId: string, { seq, key }: BatchIdentity): string | undefined {
+  if (seq) return `${sessionId}#${seq}`;
+  if (key) return `${sessionId}@${key}`;
+  return undefined;
+}
+
 export interface LeaderboardSnapshot {
   users: LeaderboardUser[];
   countries: LeaderboardCountry[];
@@ -117,7 +143,7 @@ export class GameService {
     switch (outcome.kind) {
       case 'ok': {
         const { accepted, user, session, seq: last, durableSeq } = outcome;
-        if (outcome.counted) this.signals?.counted(userId, accepted);
+        if (outcome.counted) this.signals?.counted(userId, accepted, batchName(sessionId, id));
         return { accepted, user, session, seq: last, durableSeq };
       }
       case 'lost':
@@ -127,8 +153,8 @@ export class GameService {
       case 'not-owner':
         throw new ForbiddenError('This session belongs to another player');
       case 'rate-limited':
-        this.signals?.refused(userId, count);
-        throw new TooManyRequestsError('Tapping too fast: slow down a little');
+        this.signals?.refused(userId, count, batchName(sessionId, id));
+        throw new TapsTooFastError(outcome.retryAfterMs);
       case 'frozen':
         throw new ForbiddenError(messages.playerFrozen);
     }

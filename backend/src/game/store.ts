@@ -30,7 +30,8 @@ export type TapOutcome =
       session: GameSession;
     } & BatchNumbers)
   | ({ kind: 'lost' } & BatchNumbers)
-  | { kind: 'rate-limited' }
+  /** `retryAfterMs`: when the player's allowance holds the batch; null: never (above the burst). */
+  | { kind: 'rate-limited'; retryAfterMs: number | null }
   | { kind: 'frozen' }
   | { kind: 'no-session' }
   | { kind: 'not-owner' };
@@ -78,9 +79,4 @@ export interface GameStore {
   topCountries(): Promise<LeaderboardCountry[]>;
   usersOver(points: number): Promise<number>;
   close(): Promise<void>;
-}
-
-export interface RateLimit {
-  perSecond: number;
-  burst: number;
 }
