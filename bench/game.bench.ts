@@ -162,7 +162,7 @@ async function main() {
           `With WEB_CONCURRENCY=${workers} the server ran ${processes || 1} process(es) serving players: this server does not honour WEB_CONCURRENCY yet, so its rows measure one process.`,
         );
       }
-      // Every acknowledged tap must be in Postgres; a batch left unanswered (30 s) or answered 503
+      // Every acknowledged tap must be in Postgres; a batch left unanswered (30 s) or answered 503/504
       // may or may not have been counted (the game screen sends it again, counted once), so that
       // only then may Postgres hold more.
       const settle = async (run: string) => {
@@ -174,7 +174,7 @@ async function main() {
           figures: {
             acknowledged,
             'in Postgres': stored,
-            'unanswered or 503': unanswered,
+            'unanswered, 503 or 504': unanswered,
             'nothing lost': lost === 0 && unexplained <= 0 ? 'yes' : `NO (${lost} lost)`,
           },
         });

@@ -199,7 +199,7 @@ export async function measurePushes(options: {
     if (points !== undefined && points !== null) {
       accepted += 1;
       pending.set(points, sentAt);
-    } else if (!ack || (!ack.ok && ack.status === 503)) {
+    } else if (!ack || (!ack.ok && (ack.status === 503 || ack.status === 504))) {
       unknown += 1;
     }
     await new Promise((r) => setTimeout(r, 500));

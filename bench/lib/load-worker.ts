@@ -24,7 +24,7 @@ export type FromWorker =
       accepted: number;
       refused: number;
       /**
-       * Taps of batches left unanswered (30 s) or answered 503 (a Redis call that timed out):
+       * Taps of batches left unanswered (30 s) or answered 503 or 504 (a Redis call that timed out):
        * the server may have counted them, and the game screen would send them again.
        */
       unknown: number;
@@ -83,7 +83,7 @@ async function run(startAt: number, seconds: number, tapsPerSecond: number) {
             (ack) => {
               record(acks, performance.now() - started);
               if (ack.ok) accepted += ack.accepted;
-              else if (ack.status === 503) unknown += count;
+              else if (ack.status === 503 || ack.status === 504) unknown += count;
               else refused += count;
             },
             () => {

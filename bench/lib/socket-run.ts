@@ -183,7 +183,7 @@ export async function measureSocketLoad(options: {
             'push bytes': pushes.pushBytes,
             'server KB/connection': round((held(heldConnected) - held(heldBefore)) / 1024 / n, 1),
             refused,
-            'unanswered or 503': unknown,
+            'unanswered, 503 or 504': unknown,
           },
         },
         {

@@ -4,6 +4,7 @@ import {
   boardsSnapshotSchema,
   compactTapAckSchema,
   gameEvents,
+  tapAllowanceSchema,
   tapSyncAckSchema,
   watchAckSchema,
 } from '@tapgram/shared';
@@ -20,6 +21,7 @@ const ANSWERS: Record<string, Schema> = {
 
 /** What the server pushes to the game screen (whole boards until its first `watch`). */
 const PUSHES: Record<string, Schema> = {
+  [gameEvents.allowance]: tapAllowanceSchema,
   [gameEvents.boards]: boardsPushSchema,
   [gameEvents.boardsSnapshot]: boardsSnapshotSchema,
   [gameEvents.boardsDelta]: boardsDeltaSchema,

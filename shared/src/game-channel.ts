@@ -9,6 +9,7 @@ import {
   type LeaderboardCountry,
   type LeaderboardUser,
   type MilestoneResponse,
+  type TapRefusal,
 } from './game';
 
 /*
@@ -114,6 +115,7 @@ const refused = z.object({
   ok: z.literal(false),
   status: z.number().int(),
   error: z.string(),
+  retryAfterMs: z.number().int().nonnegative().optional(),
   ...z.object(batchNumbers).partial().shape,
 });
 
@@ -135,8 +137,7 @@ export const compactTapAckSchema = z.union([
   refused,
 ]);
 export type CompactTapAck =
-  | ({ ok: true; accepted: number } & TapTotals & BatchNumbers)
-  | ({ ok: false; status: number; error: string } & Partial<BatchNumbers>);
+  ({ ok: true; accepted: number } & TapTotals & BatchNumbers) | TapRefusal;
 
 /** The answer to `sync` (TapSyncAck). */
 export const tapSyncAckSchema = z.union([

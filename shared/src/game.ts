@@ -11,7 +11,7 @@ import { ignoredFields } from './ignored-fields';
 import { countryCodeSchema, usernameSchema } from './validation';
 
 // The channel's plain values live apart, so that the game screen does not load zod for them.
-export { gameEvents, MAX_TAPS_PER_BATCH } from './game-events';
+export { gameEvents, MAX_TAPS_PER_BATCH, TAP_KEY_HEADER } from './game-events';
 
 /** Ids are opaque strings on the wire (UUIDs). */
 export const idSchema = z.string().uuid('Invalid id');
@@ -54,6 +54,14 @@ export const tapBodySchema = z.object({
   sessionTaps: ignoredFields.sessionTaps,
 });
 export type TapBody = z.infer<typeof tapBodySchema>;
+
+/**
+ * The Idempotency-Key of POST /api/tap (TAP_KEY_HEADER): a tap counted with a key is answered
+ * without counting again when the same session sends that key again within an hour.
+ */
+export const tapKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Idempotency-Key must be 1 to 64 letters, digits, - or _');
 
 export const tapResultSchema = z.object({ user: gameUserSchema, session: gameSessionSchema });
 export type TapResult = z.infer<typeof tapResultSchema>;
@@ -141,12 +149,29 @@ export interface BatchNumbers {
 }
 
 /**
- * A counted batch is counted whole: taps above the player's rate refuse the batch (429). A 503
- * counted nothing (the game is briefly unavailable): the batch may be sent again as it is.
+ * A counted batch is counted whole: taps above the player's rate refuse the batch (429), with
+ * the milliseconds after which the player's allowance holds it (`retryAfterMs`; absent when it
+ * never will: the batch is larger than the burst). A 503 counted nothing (the game is briefly
+ * unavailable); a 504 may still count (the server's store did not answer in time, and may run it
+ * later). Either way a numbered batch may be sent again as it is: it counts once.
  */
 export type TapBatchAck =
   | ({ ok: true; accepted: number; user: GameUser; session: GameSession } & BatchNumbers)
-  | ({ ok: false; status: number; error: string } & Partial<BatchNumbers>);
+  | TapRefusal;
+
+/** A refused tap batch (or sync). */
+export type TapRefusal = {
+  ok: false;
+  status: number;
+  error: string;
+  retryAfterMs?: number;
+} & Partial<BatchNumbers>;
+
+/** The server's tap allowance, as the game channel announces it (TapAllowance). */
+export const tapAllowanceSchema = z.object({
+  perSecond: z.number().positive(),
+  burst: z.number().int().positive(),
+});
 
 /** Asks where a session's batches stand, for a client holding batches not yet durable. */
 export const tapSyncSchema = z.object({ sessionId: idSchema });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
+import { DEFAULT_TAP_ALLOWANCE } from '@tapgram/shared';
 
 /**
  * The repository's `data` directory: `npm start` (cwd backend/) and `npm run admin` (cwd the
@@ -177,8 +178,8 @@ export const envSchema = z
     SOCIAL_URL: z.string().url().default('https://x.com/tapgram'),
     CHART_URL: z.string().url().default('https://dexscreener.com/solana'),
     CONTRACT_ADDRESS: z.string().default('TapGram1111111111111111111111111111111111111'),
-    TAP_RATE_PER_SECOND: positiveInt(20),
-    TAP_BURST: positiveInt(40),
+    TAP_RATE_PER_SECOND: positiveInt(DEFAULT_TAP_ALLOWANCE.perSecond),
+    TAP_BURST: positiveInt(DEFAULT_TAP_ALLOWANCE.burst),
     FLUSH_INTERVAL_MS: positiveInt(1000),
     /**
      * The time a client has to send a whole request (http-server.ts). The largest is a 10 MB

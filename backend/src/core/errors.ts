@@ -50,6 +50,12 @@ export class ServiceUnavailableError extends HttpError {
     super(503, message, retryAfterSeconds);
   }
 }
+/** A service the server relies on did not answer in time: what was asked may still be done. */
+export class GatewayTimeoutError extends HttpError {
+  constructor(message: string, retryAfterSeconds?: number) {
+    super(504, message, retryAfterSeconds);
+  }
+}
 
 /** Parses input with a shared schema; a failure is a 400 with the rule's own message. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

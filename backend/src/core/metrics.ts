@@ -10,6 +10,8 @@ const REFUSALS = new Map<number, string>([
   [409, 'lost'],
   [429, 'rate_limited'],
   [503, 'unavailable'],
+  // Redis did not answer in time: the taps may still be counted (a re-send counts once).
+  [504, 'unanswered'],
 ]);
 
 // Seconds: from a millisecond answer to a slow one, with the 100 ms an ack should stay under.

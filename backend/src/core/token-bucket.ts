@@ -1,48 +1,40 @@
-/** A rate with a burst: `perSecond` tokens come back a second, up to `burst`. */
-export interface RateLimit {
-  perSecond: number;
-  burst: number;
-}
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
+import { TapBucket, type TapAllowance } from '@tapgram/shared';
 
 /** Token buckets per key in memory: a player's tap rate without Redis, a socket's messages. */
 export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new Map<string, TapBucket>();
 
   constructor(
-    private readonly limit: RateLimit,
+    private readonly limit: TapAllowance,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Takes `wanted` tokens if the bucket holds them all; takes none otherwise. */
   take(key: string, wanted: number): boolean {
-    const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.limit.burst, at: now };
-    const refilled = Math.min(
-      this.limit.burst,
-      bucket.tokens + ((now - bucket.at) / 1000) * this.limit.perSecond,
-    );
-    const granted = refilled >= wanted;
-    this.buckets.set(key, { tokens: granted ? refilled - wanted : refilled, at: now });
-    return granted;
+    return this.bucket(key).take(wanted);
+  }
+
+  /** Milliseconds until `key`'s bucket holds `wanted` tokens (Infinity: never). */
+  msUntil(key: string, wanted: number): number {
+    return this.bucket(key).msUntil(wanted);
   }
 
   /** Gives back tokens taken for taps that were then not counted. */
   refund(key: string, tokens: number): void {
-    const bucket = this.buckets.get(key);
-    if (bucket) bucket.tokens = Math.min(this.limit.burst, bucket.tokens + tokens);
+    this.buckets.get(key)?.refund(tokens);
   }
 
   /** Drops buckets that have refilled completely; they hold nothing a fresh one would not. */
   prune(): void {
-    const now = this.now();
-    const fullAfterMs = (this.limit.burst / this.limit.perSecond) * 1000;
-    for (const [key, bucket] of this.buckets) {
-      if (now - bucket.at > fullAfterMs) this.buckets.delete(key);
+    for (const [key, bucket] of this.buckets) if (bucket.full) this.buckets.delete(key);
+  }
+
+  private bucket(key: string): TapBucket {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = new TapBucket(this.limit, this.now);
+      this.buckets.set(key, bucket);
     }
+    return bucket;
   }
 }

@@ -31,8 +31,11 @@ export async function createGameFeature(
 ): Promise<Feature> {
   const repo = new GameRepository(db.pool);
   const rateLimit = { perSecond: config.TAP_RATE_PER_SECOND, burst: config.TAP_BURST };
+  // Time for a refused batch to be sent again once the allowance holds it (at most a burst's
+  // refill), twice over, and a minute at least.
+  const refusalHoldMs = Math.max(60_000, ((2 * rateLimit.burst) / rateLimit.perSecond) * 1000);
   const signals = config.SUSPICION_SIGNALS
-    ? new SignalBuffer(repo, config.SUSPICION_PAUSE_SECONDS * 1000, logger, now)
+    ? new SignalBuffer(repo, config.SUSPICION_PAUSE_SECONDS * 1000, logger, now, refusalHoldMs)
     : null;
   signals?.start(config.FLUSH_INTERVAL_MS);
   let store: GameStore;
@@ -81,7 +84,14 @@ export async function createGameFeature(
     router,
     fastRoutes: gameFastRoutes(service, secret),
     attachSocket(io) {
-      detach = attachGameChannel(io, { service, claims, secret, logger, metrics });
+      detach = attachGameChannel(io, {
+        service,
+        claims,
+        secret,
+        logger,
+        metrics,
+        allowance: rateLimit,
+      });
     },
     async close() {
       await detach?.();

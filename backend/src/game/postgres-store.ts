@@ -1,5 +1,12 @@
+import type { TapAllowance } from '@tapgram/shared';
 import type { GameRepository } from './repository';
-import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
+import {
+  TAP_KEY_TTL_SECONDS,
+  type BatchIdentity,
+  type GameStore,
+  type SessionOutcome,
+  type TapOutcome,
+} from './store';
 import { TokenBuckets } from '../core/token-bucket';
 
 const PRUNE_INTERVAL_MS = 60_000;
@@ -11,12 +18,16 @@ export class PostgresGameStore implements GameStore {
 
   constructor(
     private readonly repo: GameRepository,
-    rateLimit: RateLimit,
+    rateLimit: TapAllowance,
     /** Told of every change the boards show (the push claims count them). */
     private readonly onChange: () => void = () => undefined,
   ) {
     this.buckets = new TokenBuckets(rateLimit);
-    this.pruner = setInterval(() => this.buckets.prune(), PRUNE_INTERVAL_MS).unref();
+    this.pruner = setInterval(() => {
+      this.buckets.prune();
+      // A failure leaves the keys to the next prune; reads ignore keys past their time anyway.
+      this.repo.pruneTapKeys(TAP_KEY_TTL_SECONDS).catch(() => undefined);
+    }, PRUNE_INTERVAL_MS).unref();
   }
 
   async createUser(username: string, country: string, network: string | null) {
@@ -38,31 +49,35 @@ export class PostgresGameStore implements GameStore {
     return this.repo.insertSession(userId);
   }
 
-  /** Every counted batch is durable at once: its number is written with its taps. */
+  /** Every counted batch is durable at once: its number (or its key) is written with its taps. */
   async tap(
     userId: string,
     sessionId: string,
     count: number,
-    seq = 0,
-    after = 0,
+    { seq = 0, after = 0, key }: BatchIdentity = {},
   ): Promise<TapOutcome> {
-    const state = await this.repo.findSessionState(sessionId);
+    const tapKey = key ?? null;
+    const state = await this.repo.findSessionState(sessionId, tapKey, TAP_KEY_TTL_SECONDS);
     if (!state) return { kind: 'no-session' };
     if (state.session.userId !== userId) return { kind: 'not-owner' };
     if (state.frozen) return { kind: 'frozen' };
+    if (state.keyCounted) return this.replay(userId, sessionId, count);
     if (seq > 0 && after > state.lastSeq) {
       return { kind: 'lost', seq: state.lastSeq, durableSeq: state.lastSeq };
     }
     if (seq > 0 && seq <= state.lastSeq) return this.replay(userId, sessionId, count);
-    if (!this.buckets.take(userId, count)) return { kind: 'rate-limited' };
+    if (!this.buckets.take(userId, count)) {
+      const wait = this.buckets.msUntil(userId, count);
+      return { kind: 'rate-limited', retryAfterMs: Number.isFinite(wait) ? wait : null };
+    }
     const result = await this.repo
-      .addTaps(userId, sessionId, count, seq)
+      .addTaps(userId, sessionId, count, seq, tapKey, TAP_KEY_TTL_SECONDS)
       .catch((error: unknown) => {
         this.buckets.refund(userId, count);
         throw error;
       });
     if (!result) {
-      // A concurrent re-send of this batch was counted first (or the session has gone).
+      // A concurrent re-send of this batch or key was counted first (or the session has gone).
       this.buckets.refund(userId, count);
       return this.replay(userId, sessionId, count);
     }
@@ -90,6 +105,7 @@ export class PostgresGameStore implements GameStore {
   /** Postgres holds the frozen state, and every board reads it: only the pushes need telling. */
   async setFrozen() {
     this.onChange();
+    return false;
   }
 
   around(userId: string, span: number) {

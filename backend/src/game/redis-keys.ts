@@ -7,6 +7,8 @@ export function gameKeys(prefix: string) {
   return {
     user: (id: string) => `${base}:user:${id}`,
     session: (id: string) => `${base}:session:${id}`,
+    /** A tap key a session counted (POST /api/tap's Idempotency-Key), kept for a while. */
+    tapKey: (sessionId: string, key: string) => `${base}:tap-key:${sessionId}:${key}`,
     users: `${base}:lb:users`,
     countries: `${base}:lb:countries`,
     /** The points of frozen players per country, taken off the countries board when it is read. */

@@ -1,4 +1,4 @@
-import type { TapOutcome } from './store';
+import { TAP_KEY_TTL_SECONDS, type TapOutcome } from './store';
 
 /**
  * Lua scripts of the Redis game store. Each runs atomically inside Redis, so a tap batch checks
@@ -8,12 +8,15 @@ import type { TapOutcome } from './store';
 /**
  * Counts the tap batches of many players in one step.
  * KEYS: 1 users zset, 2 countries zset, 3 country taps hash, 4 dirty users, 5 dirty sessions,
- *       6 dirty countries, 7 version, 8 ready; then for each batch its user hash and session hash.
+ *       6 dirty countries, 7 version, 8 ready; then for each batch its user hash, its session
+ *       hash and the key that remembers its tap key ('' for a batch without one).
  * ARGV: 1 taps a second, 2 burst; then for each batch userId, sessionId, count, seq (0: none),
  *       after (the highest number its client holds an answer for; 0: none).
  * The rate bucket of a player lives in their hash (tokens, at), with their frozen flag; a
  * session's hash keeps the last counted batch number (seq) and the last one the flusher wrote to
- * Postgres (durable). Answers one reply per batch.
+ * Postgres (durable). A tap key counted is kept for TAP_KEY_TTL_SECONDS. The bucket is the
+ * shared TapBucket's rule. Answers one reply per batch; a refusal by the rate says in how many
+ * milliseconds the bucket holds the batch (-1: never, it is larger than the burst).
  */
 export const TAP_BATCH_SCRIPT = `
 if redis.call('EXISTS', KEYS[8]) == 0 then return {{'not-ready'}} end
@@ -22,8 +25,8 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
 local replies, dirtyUsers, dirtySessions, countryTaps = {}, {}, {}, {}
-for i = 1, (#KEYS - 8) / 2 do
-  local userKey, sessionKey = KEYS[7 + 2 * i], KEYS[8 + 2 * i]
+for i = 1, (#KEYS - 8) / 3 do
+  local userKey, sessionKey, tapKey = KEYS[6 + 3 * i], KEYS[7 + 3 * i], KEYS[8 + 3 * i]
   local userId, sessionId = ARGV[5 * i - 2], ARGV[5 * i - 1]
   local count, seq, after = tonumber(ARGV[5 * i]), tonumber(ARGV[5 * i + 1]), tonumber(ARGV[5 * i + 2])
   local s = redis.call('HMGET', sessionKey, 'userId', 'seq', 'points', 'taps', 'durable')
@@ -33,6 +36,9 @@ for i = 1, (#KEYS - 8) / 2 do
   elseif not u then replies[i] = {'not-owner'}
   elseif not u[2] then replies[i] = {'no-user'}
   elseif u[7] == '1' then replies[i] = {'frozen'}
+  elseif tapKey ~= '' and redis.call('EXISTS', tapKey) == 1 then
+    -- A tap sent again with its key: counted already, answered with the current totals.
+    replies[i] = {'again', count, u[1], u[2], tonumber(u[3]), tonumber(u[4]), tonumber(s[3]), tonumber(s[4]), last, durable}
   elseif seq > 0 and after > last then
     -- The client holds answers to batches this Redis no longer counts (it lost its data).
     replies[i] = {'lost', last, durable}
@@ -44,7 +50,9 @@ for i = 1, (#KEYS - 8) / 2 do
     local tokens = math.min(burst, (tonumber(u[5]) or burst) + math.max(0, now - at) * rate / 1000)
     if tokens < count then
       redis.call('HSET', userKey, 'tokens', tostring(tokens), 'at', tostring(now))
-      replies[i] = {'rate-limited'}
+      local wait = -1
+      if count <= burst then wait = math.ceil((count - tokens) * 1000 / rate) end
+      replies[i] = {'rate-limited', wait}
     else
       local points, taps = tonumber(u[3]) + count, tonumber(u[4]) + count
       local sessionPoints, sessionTaps = tonumber(s[3]) + count, tonumber(s[4]) + count
@@ -55,6 +63,7 @@ for i = 1, (#KEYS - 8) / 2 do
       else
         redis.call('HSET', sessionKey, 'points', sessionPoints, 'taps', sessionTaps)
       end
+      if tapKey ~= '' then redis.call('SET', tapKey, '1', 'EX', ${TAP_KEY_TTL_SECONDS}) end
       redis.call('ZADD', KEYS[1], points, userId)
       countryTaps[u[2]] = (countryTaps[u[2]] or 0) + count
       dirtyUsers[#dirtyUsers + 1] = userId
@@ -82,25 +91,29 @@ return replies
  * Freezes a player (1) or unfreezes them (0): off the users board and their points out of their
  * country's shown total, or back. KEYS: 1 users zset, 2 frozen points per country hash, 3 the
  * player's hash, 4 version. ARGV: 1 player id, 2 frozen. Answers 0 for a player Redis does not
- * hold, 1 otherwise (already in that state: nothing changes).
+ * hold, 1 when they already were so (nothing changes), 2 when it changed them.
+ * Redis does not undo the writes of a script that fails: every command here takes values it
+ * cannot refuse (HINCRBY refuses "-0", which is what negating 0 gives in Lua), so none fails once
+ * the reads have passed, and the flag that says whether the change is done is written last.
  */
 export const FREEZE_SCRIPT = `
 local u = redis.call('HMGET', KEYS[3], 'country', 'points', 'frozen')
 if not u[1] then return 0 end
 local frozen = u[3] == '1'
+local points = tonumber(u[2]) or 0
 if ARGV[2] == '1' and not frozen then
-  redis.call('HSET', KEYS[3], 'frozen', '1')
   redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HINCRBY', KEYS[2], u[1], tonumber(u[2]))
+  if points ~= 0 then redis.call('HINCRBY', KEYS[2], u[1], points) end
+  redis.call('HSET', KEYS[3], 'frozen', '1')
 elseif ARGV[2] == '0' and frozen then
+  redis.call('ZADD', KEYS[1], points, ARGV[1])
+  if points ~= 0 then redis.call('HINCRBY', KEYS[2], u[1], -points) end
   redis.call('HDEL', KEYS[3], 'frozen')
-  redis.call('ZADD', KEYS[1], tonumber(u[2]), ARGV[1])
-  redis.call('HINCRBY', KEYS[2], u[1], -tonumber(u[2]))
 else
   return 1
 end
 redis.call('INCR', KEYS[4])
-return 1
+return 2
 `;
 
 /**

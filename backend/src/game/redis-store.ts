@@ -1,6 +1,6 @@
 import type { Result } from 'ioredis';
-import type { GameSession, GameUser } from '@tapgram/shared';
-import { ServiceUnavailableError } from '../core/errors';
+import type { GameSession, GameUser, TapAllowance } from '@tapgram/shared';
+import { GatewayTimeoutError, HttpError, ServiceUnavailableError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { isRedisUnreachable, type Redis } from '../core/redis';
@@ -13,12 +13,16 @@ import {
   FREEZE_SCRIPT,
   tapAccepted,
   tapLost,
+  type TapReply,
 } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepository } from './repository';
-import type { GameStore, RateLimit, SessionOutcome, TapOutcome } from './store';
+import type { BatchIdentity, GameStore, SessionOutcome, TapOutcome } from './store';
 
 export const GAME_UNAVAILABLE = 'The game is briefly unavailable, try again in a moment';
+export const GAME_NO_ANSWER = 'The game did not answer in time: the taps may still be counted';
+// What ioredis says of a command it refused to send (the connection is not writable).
+const NOT_SENT = /Stream isn't writeable/;
 // Between attempts to reach Redis again: refused before any work (a player is not created in
 // Postgres only to fail on Redis).
 const CONNECTION_LOST = new Set(['reconnecting', 'close', 'end']);
@@ -26,7 +30,7 @@ const CONNECTION_LOST = new Set(['reconnecting', 'close', 'end']);
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     gameBoard(...args: (string | number)[]): Result<string[], Context>;
-    gameFreeze(...args: (string | number)[]): Result<number, Context>;
+    gameFreeze(...args: (string | number)[]): Result<0 | 1 | 2, Context>;
     gameAroundUser(...args: (string | number)[]): Result<(string | number)[] | null, Context>;
   }
 }
@@ -42,12 +46,14 @@ export class RedisGameStore implements GameStore {
   private readonly flusher: RedisFlusher;
   private readonly rebuilder: RedisRebuilder;
   private readonly taps: RedisTapQueue;
+  /** Players whose freeze or unfreeze Redis has not followed (it failed after Postgres's). */
+  private readonly unfollowed = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: Redis,
     private readonly repo: GameRepository,
-    rateLimit: RateLimit,
+    rateLimit: TapAllowance,
     private readonly logger: Logger,
     prefix: string,
     private readonly metrics?: Metrics,
@@ -78,6 +84,7 @@ export class RedisGameStore implements GameStore {
       unreachable = false;
       this.flush()
         .then(() => this.rebuilder.ensureReady())
+        .then(() => this.followFrozen())
         .catch((err: unknown) => {
           if (!isRedisUnreachable(this.redis, err)) this.logger.error({ err }, 'game flush failed');
         });
@@ -133,8 +140,13 @@ export class RedisGameStore implements GameStore {
     });
   }
 
-  tap(userId: string, sessionId: string, count: number, seq = 0, after = 0): Promise<TapOutcome> {
-    return this.available(() => this.tapOnce(userId, sessionId, count, seq, after));
+  tap(
+    userId: string,
+    sessionId: string,
+    count: number,
+    id: BatchIdentity = {},
+  ): Promise<TapOutcome> {
+    return this.available(() => this.tapOnce(userId, sessionId, count, id));
   }
 
   sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome> {
@@ -161,22 +173,44 @@ export class RedisGameStore implements GameStore {
     userId: string,
     sessionId: string,
     count: number,
-    seq: number,
-    after: number,
+    id: BatchIdentity,
   ): Promise<TapOutcome> {
     for (let attempt = 0; ; attempt += 1) {
-      const reply = await this.taps.tap(userId, sessionId, count, seq, after);
+      const reply = await this.runTapScript(userId, sessionId, count, id);
       const [status] = reply;
       if (status === 'ok' || status === 'again') return tapAccepted(reply, userId, sessionId);
       if (status === 'lost') return tapLost(reply);
-      if (status === 'rate-limited' || status === 'not-owner' || status === 'frozen') {
-        return { kind: status };
+      if (status === 'rate-limited') {
+        const wait = Number(reply[1]);
+        return { kind: status, retryAfterMs: wait >= 0 ? wait : null };
       }
+      if (status === 'not-owner' || status === 'frozen') return { kind: status };
       // Something Redis does not hold (yet): rebuild it, or load the player and session from
       // Postgres, then try again (an emptied Redis needs both).
       if (attempt >= 2) return { kind: 'no-session' };
       if (status === 'not-ready') await this.rebuilder.ensureReady();
       else if (!(await this.rebuilder.loadPlayer(userId, sessionId))) return { kind: 'no-session' };
+    }
+  }
+
+  /**
+   * A tap script that went out and was not answered may still run: a hung Redis runs what it had
+   * received when it wakes. That answer is a 504 (the taps may be counted), never the 503 of
+   * taps refused before anything was sent; a batch sent again with its number or key counts once.
+   */
+  private async runTapScript(
+    userId: string,
+    sessionId: string,
+    count: number,
+    id: BatchIdentity,
+  ): Promise<TapReply> {
+    try {
+      return await this.taps.tap(userId, sessionId, count, id);
+    } catch (error) {
+      if (isRedisUnreachable(this.redis, error) && !NOT_SENT.test(String(error))) {
+        throw new GatewayTimeoutError(GAME_NO_ANSWER, 1);
+      }
+      throw error;
     }
   }
 
@@ -195,21 +229,41 @@ export class RedisGameStore implements GameStore {
     });
   }
 
-  /** Every node reads the boards from this Redis: the change shows on all of them at once. */
-  setFrozen(userId: string, frozen: boolean): Promise<void> {
-    return this.whenReady(async () => {
-      const freeze = () =>
-        this.redis.gameFreeze(
-          this.k.users,
-          this.k.frozenCountries,
-          this.k.user(userId),
-          this.k.version,
-          userId,
-          frozen ? 1 : 0,
-        );
-      // A player Redis does not hold is loaded (as Postgres has them: frozen already) and done.
-      if ((await freeze()) === 0) await this.rebuilder.loadUser(userId);
-    });
+  /**
+   * Every node reads the boards from this Redis: the change shows on all of them at once. When
+   * Redis fails, the player is followed again after the next flush, from Postgres's state.
+   */
+  async setFrozen(userId: string, frozen: boolean): Promise<boolean> {
+    try {
+      const changed = await this.whenReady(() => this.freeze(userId, frozen));
+      this.unfollowed.delete(userId);
+      return changed;
+    } catch (error) {
+      this.unfollowed.add(userId);
+      throw error;
+    }
+  }
+
+  private async freeze(userId: string, frozen: boolean): Promise<boolean> {
+    const outcome = await this.redis.gameFreeze(
+      this.k.users,
+      this.k.frozenCountries,
+      this.k.user(userId),
+      this.k.version,
+      userId,
+      frozen ? 1 : 0,
+    );
+    // A player Redis does not hold is loaded as Postgres has them (frozen already, or not).
+    if (outcome === 0) await this.rebuilder.loadUser(userId);
+    return outcome === 2;
+  }
+
+  /** Players whose freeze or unfreeze Redis missed take Postgres's state. */
+  private async followFrozen(): Promise<void> {
+    for (const userId of this.unfollowed) {
+      await this.freeze(userId, await this.repo.isFrozen(userId));
+      this.unfollowed.delete(userId);
+    }
   }
 
   around(userId: string, span: number) {
@@ -280,7 +334,8 @@ export class RedisGameStore implements GameStore {
 
   /**
    * The one place where an unreachable Redis becomes the game's 503: refused at once while the
-   * connection is down, and for a call that was under way when it dropped or hung.
+   * connection is down, and for a call that was under way when it dropped or hung (a tap script
+   * under way is a 504 instead: see runTapScript).
    */
   private async available<T>(call: () => Promise<T>): Promise<T> {
     if (CONNECTION_LOST.has(this.redis.status)) {
@@ -289,6 +344,7 @@ export class RedisGameStore implements GameStore {
     try {
       return await call();
     } catch (error) {
+      if (error instanceof HttpError) throw error;
       if (isRedisUnreachable(this.redis, error)) {
         throw new ServiceUnavailableError(GAME_UNAVAILABLE, 1);
       }

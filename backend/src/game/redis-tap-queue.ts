@@ -1,8 +1,9 @@
+import type { TapAllowance } from '@tapgram/shared';
 import type { Result } from 'ioredis';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
 import { TAP_BATCH_SCRIPT, type TapReply } from './redis-scripts';
-import type { RateLimit } from './store';
+import type { BatchIdentity } from './store';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -19,6 +20,8 @@ interface Waiting {
   count: number;
   seq: number;
   after: number;
+  /** The tap's key (POST /api/tap's Idempotency-Key), or ''. */
+  key: string;
   resolve: (reply: TapReply) => void;
   reject: (error: unknown) => void;
 }
@@ -34,24 +37,23 @@ export class RedisTapQueue {
   constructor(
     private readonly redis: Redis,
     private readonly k: GameKeys,
-    private readonly rateLimit: RateLimit,
+    private readonly rateLimit: TapAllowance,
   ) {
     redis.defineCommand('gameTapBatch', { lua: TAP_BATCH_SCRIPT });
   }
 
   /**
-   * The script's reply for this batch: ok, again (a re-sent batch, counted before), lost,
+   * The script's reply for this batch: ok, again (a re-sent batch or tap key, counted before), lost,
    * rate-limited, frozen, not-owner, no-session, no-user or not-ready. Batches are counted in the order of their calls.
    */
   tap(
     userId: string,
     sessionId: string,
     count: number,
-    seq: number,
-    after: number,
+    { seq = 0, after = 0, key = '' }: BatchIdentity,
   ): Promise<TapReply> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ userId, sessionId, count, seq, after, resolve, reject });
+      this.waiting.push({ userId, sessionId, count, seq, after, key, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.drain);
@@ -81,7 +83,11 @@ export class RedisTapQueue {
     ];
     const args: (string | number)[] = [this.rateLimit.perSecond, this.rateLimit.burst];
     for (const batch of batches) {
-      keys.push(this.k.user(batch.userId), this.k.session(batch.sessionId));
+      keys.push(
+        this.k.user(batch.userId),
+        this.k.session(batch.sessionId),
+        batch.key ? this.k.tapKey(batch.sessionId, batch.key) : '',
+      );
       args.push(batch.userId, batch.sessionId, batch.count, batch.seq, batch.after);
     }
     this.redis.gameTapBatch(keys.length, ...keys, ...args).then(

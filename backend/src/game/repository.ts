@@ -75,21 +75,38 @@ export class GameRepository {
     return rows[0];
   }
 
-  /** The session, the number of the last tap batch counted for it, and whether its player is frozen. */
+  /**
+   * The session, the number of the last tap batch counted for it, whether its player is frozen,
+   * and whether it counted the tap `key` within `keySeconds`.
+   */
   async findSessionState(
     id: string,
-  ): Promise<{ session: GameSession; lastSeq: number; frozen: boolean } | null> {
-    const { rows } = await this.db.query<GameSession & { lastSeq: number; frozen: boolean }>(
+    key: string | null = null,
+    keySeconds = 0,
+  ): Promise<{
+    session: GameSession;
+    lastSeq: number;
+    frozen: boolean;
+    keyCounted: boolean;
+  } | null> {
+    const { rows } = await this.db.query<
+      GameSession & { lastSeq: number; frozen: boolean; keyCounted: boolean }
+    >(
       `SELECT s.id, s.user_id AS "userId", s.session_points AS "sessionPoints",
               s.session_taps AS "sessionTaps", s.last_seq AS "lastSeq",
-              u.frozen_at IS NOT NULL AS frozen
+              u.frozen_at IS NOT NULL AS frozen,
+              $2::text IS NOT NULL AND EXISTS (
+                SELECT 1 FROM game_tap_keys k
+                 WHERE k.session_id = s.id AND k.key = $2
+                   AND k.created_at > now() - make_interval(secs => $3)
+              ) AS "keyCounted"
          FROM game_sessions s JOIN game_users u ON u.id = s.user_id
         WHERE s.id = $1`,
-      [id],
+      [id, key, keySeconds],
     );
     if (!rows[0]) return null;
-    const { lastSeq, frozen, ...session } = rows[0];
-    return { session, lastSeq, frozen };
+    const { lastSeq, frozen, keyCounted, ...session } = rows[0];
+    return { session, lastSeq, frozen, keyCounted };
   }
 
   /**
@@ -135,7 +152,8 @@ export class GameRepository {
 
   /**
    * Adds a batch of taps to the session, its player and the player's country in one statement.
-   * A batch numbered `seq` (0: none) counts only above the session's last one; null otherwise.
+   * A batch numbered `seq` (0: none) counts only above the session's last one, and one with a tap
+   * `key` only when the session did not count that key within `keySeconds`; null otherwise.
    * Answers the session's last batch number with the new totals.
    */
   async addTaps(
@@ -143,17 +161,27 @@ export class GameRepository {
     sessionId: string,
     count: number,
     seq: number,
+    key: string | null = null,
+    keySeconds = 0,
   ): Promise<{ user: GameUser; session: GameSession; lastSeq: number } | null> {
     const { rows } = await this.db.query<{
       user: GameUser;
       session: GameSession;
       lastSeq: number;
     }>(
-      `WITH s AS (
+      // A key counted longer ago than keySeconds (not yet pruned) is taken again.
+      `WITH k AS (
+         INSERT INTO game_tap_keys AS t (session_id, key)
+         SELECT $2, $5 WHERE $5::text IS NOT NULL
+         ON CONFLICT (session_id, key) DO UPDATE SET created_at = now()
+          WHERE t.created_at <= now() - make_interval(secs => $6)
+         RETURNING 1
+       ), s AS (
          UPDATE game_sessions
             SET session_points = session_points + $3, session_taps = session_taps + $3,
                 last_seq = GREATEST(last_seq, $4), updated_at = now()
           WHERE id = $2 AND user_id = $1 AND ($4::bigint = 0 OR last_seq < $4::bigint)
+            AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM k))
           RETURNING ${SESSION_COLUMNS}, last_seq
        ), u AS (
          UPDATE game_users
@@ -172,9 +200,17 @@ export class GameRepository {
               json_build_object('id', s.id, 'userId', s."userId",
                 'sessionPoints', s."sessionPoints", 'sessionTaps', s."sessionTaps") AS session
          FROM u, s`,
-      [userId, sessionId, count, seq],
+      [userId, sessionId, count, seq, key, keySeconds],
     );
     return rows[0] ?? null;
+  }
+
+  /** Forgets the tap keys counted more than `seconds` ago. */
+  async pruneTapKeys(seconds: number): Promise<void> {
+    await this.db.query(
+      'DELETE FROM game_tap_keys WHERE created_at <= now() - make_interval(secs => $1)',
+      [seconds],
+    );
   }
 
   /**

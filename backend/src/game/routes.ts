@@ -4,7 +4,9 @@ import {
   createUserBodySchema,
   idSchema,
   leaderboardQuerySchema,
+  TAP_KEY_HEADER,
   tapBodySchema,
+  tapKeySchema,
   type GameConfig,
 } from '@tapgram/shared';
 import { Router } from 'express';
@@ -72,8 +74,10 @@ export function gameFastRoutes(service: GameService, secret: string): Record<str
   return {
     'POST /api/tap': async ({ body, headers }) => {
       const { userId, sessionId } = parseInput(tapBodySchema, body);
+      const header = headers[TAP_KEY_HEADER.toLowerCase()];
+      const key = header === undefined ? undefined : parseInput(tapKeySchema, header);
       const player = playerFromCookieHeader(headers.cookie, secret);
-      const { user, session } = await service.tap(player, userId, sessionId, 1);
+      const { user, session } = await service.tap(player, userId, sessionId, 1, { key });
       return { status: 200, body: { user, session } };
     },
   };

@@ -15,7 +15,7 @@ import { isId } from '../core/ids';
 import type { Metrics } from '../core/metrics';
 import { withRanks } from './ranking';
 import type { SignalBuffer } from './signal-buffer';
-import type { GameStore } from './store';
+import type { BatchIdentity, GameStore } from './store';
 
 export interface TapAccepted extends BatchNumbers {
   accepted: number;
@@ -31,6 +31,32 @@ export class BatchesLostError extends ConflictError {
   constructor(readonly numbers: BatchNumbers) {
     super('Some acknowledged taps were lost by the server: send them again');
   }
+}
+
+/**
+ * The player's allowance does not hold the batch: refused whole. `retryAfterMs` says when it will
+ * (absent: never, the batch is larger than the burst).
+ */
+export class TapsTooFastError extends TooManyRequestsError {
+  readonly retryAfterMs?: number;
+
+  constructor(retryAfterMs: number | null) {
+    super(
+      'Tapping too fast: slow down a little',
+      retryAfterMs === null ? undefined : Math.ceil(retryAfterMs / 1000),
+    );
+    if (retryAfterMs !== null) this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * What names a batch to the signals, so that a refused batch sent again and counted is not
+ * recorded as refused: its number in its session, or its tap key. Others have no name.
+ */
+function batchName(sessionId: string, { seq, key }: BatchIdentity): string | undefined {
+  if (seq) return `${sessionId}#${seq}`;
+  if (key) return `${sessionId}@${key}`;
+  return undefined;
 }
 
 export interface LeaderboardSnapshot {
@@ -82,18 +108,18 @@ export class GameService {
 
   /**
    * Counts the player's batch of `count` taps whole, or refuses it (429) when the rate does not
-   * allow all of it. A re-sent batch (`seq` not above the last counted) answers without counting.
+   * allow all of it. A re-sent batch (`seq` not above the last counted, or a tap key counted
+   * already) answers without counting.
    */
   async tap(
     player: string | null,
     userId: string,
     sessionId: string,
     count: number,
-    seq?: number,
-    after?: number,
+    id: BatchIdentity = {},
   ): Promise<TapAccepted> {
     try {
-      const accepted = await this.countTaps(player, userId, sessionId, count, seq, after);
+      const accepted = await this.countTaps(player, userId, sessionId, count, id);
       this.metrics.tapsAccepted(accepted.accepted);
       return accepted;
     } catch (error) {
@@ -107,17 +133,16 @@ export class GameService {
     userId: string,
     sessionId: string,
     count: number,
-    seq?: number,
-    after?: number,
+    id: BatchIdentity,
   ): Promise<TapAccepted> {
     assertPlayer(player, userId);
     const outcome = await this.inSessionOrder(sessionId, () =>
-      this.store.tap(userId, sessionId, count, seq, after),
+      this.store.tap(userId, sessionId, count, id),
     );
     switch (outcome.kind) {
       case 'ok': {
         const { accepted, user, session, seq: last, durableSeq } = outcome;
-        if (outcome.counted) this.signals?.counted(userId, accepted);
+        if (outcome.counted) this.signals?.counted(userId, accepted, batchName(sessionId, id));
         return { accepted, user, session, seq: last, durableSeq };
       }
       case 'lost':
@@ -127,8 +152,8 @@ export class GameService {
       case 'not-owner':
         throw new ForbiddenError('This session belongs to another player');
       case 'rate-limited':
-        this.signals?.refused(userId, count);
-        throw new TooManyRequestsError('Tapping too fast: slow down a little');
+        this.signals?.refused(userId, count, batchName(sessionId, id));
+        throw new TapsTooFastError(outcome.retryAfterMs);
       case 'frozen':
         throw new ForbiddenError(messages.playerFrozen);
     }

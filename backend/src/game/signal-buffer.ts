@@ -21,6 +21,16 @@ interface Pending {
   activeMs: number;
 }
 
+/** A refused batch that may yet be sent again and counted. */
+interface Held {
+  userId: string;
+  count: number;
+  atMs: number;
+}
+
+/** Refused batches kept back per player at most; more are recorded at once. */
+const MAX_HELD_PER_PLAYER = 64;
+
 interface Streak {
   day: number;
   startMs: number;
@@ -45,10 +55,21 @@ function add(moments: Moments, x: number): void {
  * so no gap is lost at a write. A player's batches go to the process that holds their socket; one
  * who moves to another process (a reconnection, a restart) starts a new streak there, and the
  * longest streak is the longest of each process's. A crash loses at most the last interval.
+ *
+ * A refusal by the rate is held back for `refusalHoldMs` before it counts as refused: a client
+ * that paces its taps to the allowance (the game screen catching up after an outage, a little
+ * off the server's clock) sends a refused batch again, with its number or tap key, once the
+ * allowance holds it, and a refused batch counted so, whole, was never too fast. Nothing a client
+ * says makes a refusal excusable: only getting the same taps counted within the cap does, which is
+ * what a player within the rate does anyway. Refusals of batches without a name, of another
+ * size, or sent again to another process are recorded.
  */
 export class SignalBuffer {
   private pending = new Map<string, Pending>();
   private readonly streaks = new Map<string, Streak>();
+  /** Refused batches by name (see GameService), until counted or `refusalHoldMs` old. */
+  private readonly held = new Map<string, Held>();
+  private readonly heldPerPlayer = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
 
@@ -58,6 +79,7 @@ export class SignalBuffer {
     private readonly logger: Logger,
     /** The clock batches are timed by (epoch ms); tests set it. */
     private readonly now: () => number = Date.now,
+    private readonly refusalHoldMs = 60_000,
   ) {}
 
   start(intervalMs: number): void {
@@ -66,9 +88,10 @@ export class SignalBuffer {
     }, intervalMs).unref();
   }
 
-  /** A counted batch of `count` taps, now. */
-  counted(userId: string, count: number): void {
+  /** A counted batch of `count` taps, now; `batch` names it (its number or tap key). */
+  counted(userId: string, count: number, batch?: string): void {
     const now = this.now();
+    if (batch !== undefined) this.release(batch, count);
     const day = Math.floor(now / DAY_MS);
     const entry = this.entry(userId, day);
     entry.taps += count;
@@ -87,13 +110,25 @@ export class SignalBuffer {
     }
   }
 
-  /** A batch of `count` taps the rate cap refused, now. */
-  refused(userId: string, count: number): void {
-    this.entry(userId, Math.floor(this.now() / DAY_MS)).refused += count;
+  /**
+   * A batch of `count` taps the rate cap refused, now. A named batch is held back (refused again,
+   * it stays held once); it counts as refused unless it is counted, whole, within the hold.
+   */
+  refused(userId: string, count: number, batch?: string): void {
+    const atMs = this.now();
+    if (batch !== undefined && this.held.has(batch)) return;
+    const holding = this.heldPerPlayer.get(userId) ?? 0;
+    if (batch === undefined || holding >= MAX_HELD_PER_PLAYER) {
+      this.record({ userId, count, atMs });
+      return;
+    }
+    this.held.set(batch, { userId, count, atMs });
+    this.heldPerPlayer.set(userId, holding + 1);
   }
 
   /** Merges what was gained since the last write into Postgres; kept for the next one on failure. */
   write(): Promise<void> {
+    this.recordHeld(this.now() - this.refusalHoldMs);
     this.writing ??= this.writeOnce().finally(() => {
       this.writing = undefined;
     });
@@ -103,7 +138,35 @@ export class SignalBuffer {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.writing?.catch(() => undefined);
+    this.recordHeld(Infinity);
     await this.write();
+  }
+
+  /** A held refusal of `batch` is settled by its count: dropped when whole, recorded otherwise. */
+  private release(batch: string, count: number): void {
+    const held = this.unhold(batch);
+    if (held && held.count !== count) this.record(held);
+  }
+
+  /** Records the held refusals made up to `beforeMs`. */
+  private recordHeld(beforeMs: number): void {
+    for (const [batch, held] of this.held) {
+      if (held.atMs <= beforeMs) this.record(this.unhold(batch)!);
+    }
+  }
+
+  private unhold(batch: string): Held | undefined {
+    const held = this.held.get(batch);
+    if (!held) return undefined;
+    this.held.delete(batch);
+    const holding = (this.heldPerPlayer.get(held.userId) ?? 1) - 1;
+    if (holding > 0) this.heldPerPlayer.set(held.userId, holding);
+    else this.heldPerPlayer.delete(held.userId);
+    return held;
+  }
+
+  private record({ userId, count, atMs }: Held): void {
+    this.entry(userId, Math.floor(atMs / DAY_MS)).refused += count;
   }
 
   private async writeOnce(): Promise<void> {

@@ -6,11 +6,12 @@ import {
   tapBatchSchema,
   tapSyncSchema,
   watchBoardsSchema,
-  type BatchNumbers,
   type BoardsPush,
   type CompactTapAck,
   type GameHandshake,
+  type TapAllowance,
   type TapBatchAck,
+  type TapRefusal,
   type TapSyncAck,
   type WatchAck,
 } from '@tapgram/shared';
@@ -20,7 +21,12 @@ import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { BoardFeed, COMPACT_ROOM } from './board-feed';
 import { playerFromCookieHeader } from './player-cookie';
-import { BatchesLostError, type GameService, type LeaderboardSnapshot } from './service';
+import {
+  BatchesLostError,
+  TapsTooFastError,
+  type GameService,
+  type LeaderboardSnapshot,
+} from './service';
 import type { PushClaims } from './push-claims';
 
 // Claims are at most one a second (the claims' lock): a short tick keeps a change's push within
@@ -28,13 +34,17 @@ import type { PushClaims } from './push-claims';
 const PUSH_CHECK_MS = 100;
 
 /** The answer to a socket call that failed: the error's own status, or a logged 500. */
-function failure(
-  error: unknown,
-  logger: Logger,
-  event: string,
-): { ok: false; status: number; error: string } & Partial<BatchNumbers> {
+function failure(error: unknown, logger: Logger, event: string): TapRefusal {
   if (error instanceof BatchesLostError) {
     return { ok: false, status: error.status, error: error.message, ...error.numbers };
+  }
+  if (error instanceof TapsTooFastError && error.retryAfterMs !== undefined) {
+    return {
+      ok: false,
+      status: error.status,
+      error: error.message,
+      retryAfterMs: error.retryAfterMs,
+    };
   }
   const { status, error: message, unexpected } = errorAnswer(error);
   if (unexpected) logger.error({ err: error }, event);
@@ -83,9 +93,11 @@ export function attachGameChannel(
     secret: string;
     logger: Logger;
     metrics: Metrics;
+    /** Announced on every connection: the game screen sends what it allows, as it refills. */
+    allowance: TapAllowance;
   },
 ): () => Promise<void> {
-  const { service, claims, secret, logger, metrics } = deps;
+  const { service, claims, secret, logger, metrics, allowance } = deps;
   const feed = new BoardFeed(
     io,
     { read: () => service.snapshot(LEADERBOARD_DEFAULT_LIMIT), version: () => claims.version() },
@@ -109,6 +121,7 @@ export function attachGameChannel(
   io.on('connection', (socket) => {
     const player = playerFromCookieHeader(socket.handshake.headers.cookie, secret);
     const options = socket.data.game as GameHandshake;
+    socket.emit(gameEvents.allowance, allowance);
 
     if (options.boards) {
       feed.watch(socket, options.boards);
@@ -130,7 +143,7 @@ export function attachGameChannel(
       if (!batch.success) return { ok: false, status: 400, error: firstIssueMessage(batch.error) };
       try {
         const { sessionId, count, seq, after } = batch.data;
-        const result = await service.tap(player, player ?? '', sessionId, count, seq, after);
+        const result = await service.tap(player, player ?? '', sessionId, count, { seq, after });
         return { ok: true, ...result };
       } catch (error) {
         return failure(error, logger, 'socket tap failed');

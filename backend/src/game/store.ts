@@ -7,6 +7,19 @@ import type {
 } from '@tapgram/shared';
 import type { BoardStretch } from './ranking';
 
+/** How long a counted tap key is remembered: a tap sent again with it later counts again. */
+export const TAP_KEY_TTL_SECONDS = 3600;
+
+/**
+ * What makes a batch sent again count once: its number in the session (0 or absent: none), with
+ * the highest number its client holds an answer for, or the Idempotency-Key of a POSTed tap.
+ */
+export interface BatchIdentity {
+  seq?: number;
+  after?: number;
+  key?: string;
+}
+
 export type TapOutcome =
   | ({
       kind: 'ok';
@@ -17,7 +30,8 @@ export type TapOutcome =
       session: GameSession;
     } & BatchNumbers)
   | ({ kind: 'lost' } & BatchNumbers)
-  | { kind: 'rate-limited' }
+  /** `retryAfterMs`: when the player's allowance holds the batch; null: never (above the burst). */
+  | { kind: 'rate-limited'; retryAfterMs: number | null }
   | { kind: 'frozen' }
   | { kind: 'no-session' }
   | { kind: 'not-owner' };
@@ -41,15 +55,10 @@ export interface GameStore {
    * whole, or not at all when the player's rate does not allow all of it. A batch numbered `seq`
    * not above the last one counted for the session is a re-send: it answers the current totals
    * without counting again. A batch whose client holds an answer for a number `after` above the
-   * session's last one reveals batches the store lost: 'lost', counting nothing.
+   * session's last one reveals batches the store lost: 'lost', counting nothing. A batch with a
+   * key the session counted within TAP_KEY_TTL_SECONDS is a re-send too.
    */
-  tap(
-    userId: string,
-    sessionId: string,
-    count: number,
-    seq?: number,
-    after?: number,
-  ): Promise<TapOutcome>;
+  tap(userId: string, sessionId: string, count: number, id?: BatchIdentity): Promise<TapOutcome>;
   /** Where the player's session stands: its last counted and last durable batch numbers. */
   sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome>;
   topUsers(limit: number): Promise<LeaderboardUser[]>;
@@ -57,9 +66,11 @@ export interface GameStore {
   board(start: number, count: number): Promise<LeaderboardUser[]>;
   /**
    * Takes a player off the boards, the country totals and the milestone count, and refuses their
-   * taps (frozen); or puts them back. Postgres holds the frozen state already: the store follows it.
+   * taps (frozen); or puts them back. Postgres holds the frozen state already: the store follows
+   * it, whatever state it held, and answers whether it changed anything (false: it already
+   * agreed). A store that keeps a copy and could not follow catches up by itself soon after.
    */
-  setFrozen(userId: string, frozen: boolean): Promise<void>;
+  setFrozen(userId: string, frozen: boolean): Promise<boolean>;
   /**
    * The player and up to `span` players either side of them on the board, with where that
    * stretch starts; null for an unknown player.
@@ -69,5 +80,3 @@ export interface GameStore {
   usersOver(points: number): Promise<number>;
   close(): Promise<void>;
 }
-
-export type { RateLimit } from '../core/token-bucket';

@@ -184,6 +184,42 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
       expect((await request(url).get(`/api/users/${bob.user.id}`)).body.totalPoints).toBe(0);
     });
 
+    it('counts a tap sent again with the same Idempotency-Key once, per session', async () => {
+      const player = await makePlayer(url);
+      const key = 'tap-0f3a9c41d2b84e7a';
+      const first = await tap(url, player).set('Idempotency-Key', key);
+      expect([first.status, first.body.user.totalTaps]).toEqual([200, 1]);
+      const again = await tap(url, player).set('Idempotency-Key', key);
+      expect(again.status).toBe(200);
+      expect(expectAnswer(tapResultSchema, again.body)).toEqual(first.body);
+      expect((await tap(url, player).set('Idempotency-Key', 'tap-other')).body.user.totalTaps).toBe(
+        2,
+      );
+      expect((await tap(url, player)).body.user.totalTaps).toBe(3);
+      // A key is the session's own: another session of the player counts its tap.
+      const session = await request(url)
+        .post('/api/sessions')
+        .set('Cookie', player.cookie)
+        .send({ userId: player.user.id });
+      const other = await tap(url, { ...player, session: session.body }).set(
+        'Idempotency-Key',
+        key,
+      );
+      expect([other.body.user.totalTaps, other.body.session.sessionTaps]).toEqual([4, 1]);
+    });
+
+    it('refuses an Idempotency-Key that is not 1 to 64 letters, digits, - or _', async () => {
+      const player = await makePlayer(url);
+      for (const key of ['x'.repeat(65), 'a b', 'é']) {
+        const res = await tap(url, player).set('Idempotency-Key', key);
+        expect([res.status, res.body]).toEqual([
+          400,
+          { error: 'Idempotency-Key must be 1 to 64 letters, digits, - or _' },
+        ]);
+      }
+      expect((await request(url).get(`/api/users/${player.user.id}`)).body.totalTaps).toBe(0);
+    });
+
     it('refuses a player cookie that is not signed by the server', async () => {
       const player = await makePlayer(url);
       const id = player.user.id;

@@ -1,4 +1,5 @@
-import { MAX_TAPS_PER_BATCH } from '@tapgram/shared';
+import { gameEvents, MAX_TAPS_PER_BATCH, tapAllowanceSchema } from '@tapgram/shared';
+import { io } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/server';
@@ -45,6 +46,8 @@ describe.each(storageModes)('anti-cheat tap rate (%s mode)', (mode) => {
         expect(accepted).toBeLessThan(volley);
         const refused = replies.find((r) => r.status === 429);
         expect(refused?.body.error).toMatch(/too fast/i);
+        // One tap refills in a second: that is when to send it again.
+        expect(refused?.headers['retry-after']).toBe('1');
         const user = (await request(server.url).get(`/api/users/${player.user.id}`)).body;
         expect(user.totalPoints).toBe(accepted);
         expect(user.totalTaps).toBe(accepted);
@@ -77,6 +80,19 @@ describe.each(storageModes)('anti-cheat tap rate (%s mode)', (mode) => {
       await server?.stop();
     });
 
+    it('announces the allowance to every connection, for the game screen to send within it', async () => {
+      const socket = io(server.url, { transports: ['websocket'], forceNew: true });
+      try {
+        const announced = new Promise((resolve) => socket.once(gameEvents.allowance, resolve));
+        expect(tapAllowanceSchema.parse(await announced)).toEqual({
+          perSecond: RATE_PER_SECOND,
+          burst,
+        });
+      } finally {
+        socket.disconnect();
+      }
+    });
+
     it(
       'refuses a socket batch the rate does not allow whole, with 429, counting none of it',
       async () => {
@@ -86,13 +102,20 @@ describe.each(storageModes)('anti-cheat tap rate (%s mode)', (mode) => {
           (await request(server.url).get(`/api/users/${player.user.id}`)).body.totalTaps;
         try {
           const tooFast = { ok: false, status: 429, error: 'Tapping too fast: slow down a little' };
+          // Larger than the burst: no time says when it would fit.
           expect(await sendTaps(socket, player.session.id, burst + 1, 1)).toEqual(tooFast);
           expect(await userTaps()).toBe(0);
           expect(await sendTaps(socket, player.session.id, burst, 2)).toMatchObject({
             ok: true,
             accepted: burst,
           });
-          expect(await sendTaps(socket, player.session.id, BEYOND_REFILL, 3)).toEqual(tooFast);
+          // Within the burst: refused with the time the allowance takes to hold it, at most the
+          // time its taps take to refill at one a second.
+          const refused = await sendTaps(socket, player.session.id, BEYOND_REFILL, 3);
+          expect(refused).toEqual({ ...tooFast, retryAfterMs: expect.any(Number) });
+          const { retryAfterMs } = refused as { retryAfterMs: number };
+          expect(retryAfterMs).toBeGreaterThan(0);
+          expect(retryAfterMs).toBeLessThanOrEqual((BEYOND_REFILL * 1000) / RATE_PER_SECOND);
           expect(await userTaps()).toBe(burst);
         } finally {
           socket.disconnect();

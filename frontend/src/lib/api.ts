@@ -22,6 +22,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly body: unknown,
     message: string,
+    /** When the server says the call may be made again (its Retry-After), in milliseconds. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -32,6 +34,12 @@ export class ApiError extends Error {
   }
 }
 
+/** Retry-After in seconds (the form the API sends), as milliseconds; undefined otherwise. */
+function retryAfterMs(res: Response): number | undefined {
+  const value = res.headers.get('Retry-After');
+  return value !== null && /^\d+$/.test(value) ? Number(value) * 1000 : undefined;
+}
+
 async function apiError(res: Response): Promise<ApiError> {
   const text = await res.text();
   let body: unknown = text;
@@ -40,7 +48,8 @@ async function apiError(res: Response): Promise<ApiError> {
   } catch {
     // Not JSON: the text is the body.
   }
-  return new ApiError(res.status, body, errorText(body) ?? (text || res.statusText));
+  const message = errorText(body) ?? (text || res.statusText);
+  return new ApiError(res.status, body, message, retryAfterMs(res));
 }
 
 export async function throwIfResNotOk(res: Response): Promise<void> {
@@ -48,10 +57,15 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
 }
 
 /** Every call sends the session cookie; a refusal throws an ApiError. */
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(
+  method: string,
+  url: string,
+  data?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const res = await fetch(url, {
     method,
-    headers: data === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: data === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
     body: data === undefined ? undefined : JSON.stringify(data),
     credentials: 'include',
   });

@@ -55,6 +55,13 @@ export function stubGameApi(api: GameApi) {
     );
   return {
     calls: (method: string, path: string) => callsTo(method, path).length,
+    /** The headers of each call the screen made. */
+    headers: (method: string, path: string): Record<string, string>[] =>
+      callsTo(method, path).map(([, init]) =>
+        Object.fromEntries(
+          Object.entries(init?.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+        ),
+      ),
     /** The JSON bodies the screen sent. */
     bodies: (method: string, path: string): unknown[] =>
       callsTo(method, path).map(([, init]) => JSON.parse(String(init?.body))),

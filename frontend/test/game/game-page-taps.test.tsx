@@ -123,6 +123,10 @@ describe('what the game screen sends', () => {
     expect(server.bodies('POST', '/api/tap')).toEqual([
       { userId: api.user.id, sessionId: api.session.id, pointsPerTap: 1 },
     ]);
+    // A key names the tap: posted again, it counts once.
+    expect(server.headers('POST', '/api/tap')).toEqual([
+      expect.objectContaining({ 'idempotency-key': expect.stringMatching(/^[0-9a-f]{32}$/) }),
+    ]);
   });
 });
 

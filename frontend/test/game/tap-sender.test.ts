@@ -1,6 +1,7 @@
 import {
   gameEvents,
   TAP_BATCH_WINDOW_MS,
+  TapBucket,
   type CompactTapAck,
   type TapBatch,
 } from '@tapgram/shared';
@@ -395,6 +396,47 @@ describe('TapSender while the game is briefly unavailable', () => {
     expect(sender.unconfirmed).toBe(0);
   });
 
+  it('keeps a batch answered 504 (it may still count) and sends it again with its number', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck.mockResolvedValue({
+      ok: false,
+      status: 504,
+      error: 'The game did not answer in time: the taps may still be counted',
+    });
+    const { sender, onError, onSettled } = makeSender(socket);
+    tapTimes(sender, 2);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(sender.unavailable).toBe(true);
+    expect(sender.unconfirmed).toBe(2);
+    socket.emitWithAck.mockResolvedValue(okAck(user, session, 2));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(sentBatches(socket)).toEqual([
+      { sessionId: 's', count: 2, seq: 1, after: 0 },
+      { sessionId: 's', count: 2, seq: 1, after: 0 },
+    ]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(onSettled).toHaveBeenCalledTimes(1);
+    expect(sender.unconfirmed).toBe(0);
+  });
+
+  it('posts each tap with a key of its own, and a tap the game did not answer again with its key', async () => {
+    const socket = fakeSocket(false);
+    const { sender, postTap, onError, onSettled } = makeSender(socket);
+    const noAnswer = 'The game did not answer in time: the taps may still be counted';
+    postTap.mockRejectedValueOnce(new ApiError(504, { error: noAnswer }, noAnswer));
+    tapTimes(sender, 2);
+    await vi.advanceTimersByTimeAsync(2000);
+    const keys = postTap.mock.calls.map((call) => (call as unknown[])[2]);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(keys[1]).not.toBe(keys[0]);
+    // The tap the game did not answer goes again with its own key: the server counts it once.
+    expect(keys[2]).toBe(keys[0]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(onSettled).toHaveBeenCalledTimes(2);
+    expect(sender.unconfirmed).toBe(0);
+  });
+
   it('keeps a tap the per-tap call was refused with 503 and posts it again later', async () => {
     const socket = fakeSocket(false);
     const { sender, postTap, onError, onSettled } = makeSender(socket);
@@ -428,6 +470,155 @@ describe('TapSender for a frozen player', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(socket.emitWithAck).not.toHaveBeenCalled();
     expect(postTap).not.toHaveBeenCalled();
+    expect(sender.unconfirmed).toBe(0);
+  });
+});
+
+describe('TapSender and the tap allowance', () => {
+  const unavailable = {
+    ok: false,
+    status: 503,
+    error: 'The game is briefly unavailable, try again in a moment',
+  } as const;
+  const tooFast = (retryAfterMs?: number) => ({
+    ok: false as const,
+    status: 429,
+    error: 'Tapping too fast: slow down a little',
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+
+  /** A game channel that counts as the server does: down when told, and within the allowance. */
+  function allowanceServer(allowance: { perSecond: number; burst: number }) {
+    const socket = fakeSocket(true);
+    const server = { down: false, bucket: new TapBucket(allowance), counted: 0, refused: 0 };
+    socket.emitWithAck.mockImplementation(async (_event, payload) => {
+      const { count } = payload as TapBatch;
+      if (server.down) return unavailable;
+      if (!server.bucket.take(count)) {
+        server.refused += count;
+        const wait = server.bucket.msUntil(count);
+        return tooFast(Number.isFinite(wait) ? wait : undefined);
+      }
+      server.counted += count;
+      return okAck(user, session, count);
+    });
+    return { socket, server, announce: () => socket.push(gameEvents.allowance, allowance) };
+  }
+
+  /** A sender on `socket`, which then announces the allowance, as a server does on connection. */
+  function makePacedSender(socket: ReturnType<typeof fakeSocket>, announce: () => void = () => {}) {
+    const onError = vi.fn();
+    const sender = new TapSender({
+      socket: socket as unknown as TapSenderOptions['socket'],
+      postTap: vi.fn(),
+      onSettled: vi.fn(),
+      onError,
+    });
+    announce();
+    return { sender, onError };
+  }
+
+  /** Taps ten times a second for `seconds`. */
+  async function tapFor(sender: TapSender, seconds: number) {
+    for (let i = 0; i < seconds * 10; i += 1) {
+      sender.tap('u', 's');
+      await vi.advanceTimersByTimeAsync(100);
+    }
+  }
+
+  it('sends taps kept through an outage in batches the allowance holds, as it refills', async () => {
+    const { socket, server, announce } = allowanceServer({ perSecond: 20, burst: 40 });
+    const { sender, onError } = makePacedSender(socket, announce);
+    await tapFor(sender, 2);
+    server.down = true;
+    await tapFor(sender, 8);
+    expect(sender.unavailable).toBe(true);
+    expect(sender.unconfirmed).toBeGreaterThan(40);
+    server.down = false;
+    await tapFor(sender, 5);
+    await vi.advanceTimersByTimeAsync(10_000);
+
+    expect(server.counted).toBe(150);
+    expect(server.refused).toBe(0);
+    expect(onError).not.toHaveBeenCalled();
+    expect(sender.unconfirmed).toBe(0);
+    expect(Math.max(...sentBatches(socket).map((b) => b.count))).toBeLessThanOrEqual(40);
+  });
+
+  it('follows the allowance the server announces', async () => {
+    const { socket, server, announce } = allowanceServer({ perSecond: 5, burst: 10 });
+    const { sender } = makePacedSender(socket, announce);
+    for (let i = 0; i < 30; i += 1) sender.tap('u', 's');
+    // The burst of 10, less a tenth of a second's refill left for the clocks' difference; then
+    // a second's refill each window.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sentBatches(socket).map((b) => b.count)).toEqual([9]);
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(sentBatches(socket).map((b) => b.count)).toEqual([9, 5, 5, 5, 5]);
+    expect(server.refused).toBe(0);
+  });
+
+  it('keeps a batch refused for the rate and sends it again when the server says it fits', async () => {
+    const socket = fakeSocket(true);
+    socket.emitWithAck
+      .mockResolvedValueOnce(tooFast(700))
+      .mockResolvedValue(okAck(user, session, 3));
+    const { sender, onError } = makePacedSender(socket);
+    for (let i = 0; i < 3; i += 1) sender.tap('u', 's');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sender.unconfirmed).toBe(3);
+    await vi.advanceTimersByTimeAsync(699);
+    expect(sentBatches(socket)).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentBatches(socket)).toEqual([
+      { sessionId: 's', count: 3, seq: 1, after: 0 },
+      { sessionId: 's', count: 3, seq: 1, after: 0 },
+    ]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(sender.unconfirmed).toBe(0);
+  });
+
+  it('sends a session one batch at a time: the next once the one before is answered', async () => {
+    const socket = fakeSocket(true);
+    const first = deferred<CompactTapAck>();
+    socket.emitWithAck
+      .mockReturnValueOnce(first.promise)
+      .mockResolvedValue(okAck(user, session, 2));
+    const { sender } = makePacedSender(socket);
+    sender.tap('u', 's');
+    await vi.advanceTimersByTimeAsync(1000);
+    tapTimes(sender, 2);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(sentBatches(socket).map((b) => b.seq)).toEqual([1]);
+    first.resolve(okAck(user, session, 1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentBatches(socket).map((b) => [b.seq, b.count])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+
+  it('posts taps as the allowance holds them while the socket is down, and again with their key after a 429', async () => {
+    const socket = fakeSocket(false);
+    const { sender, postTap, onError } = makeSender(socket);
+    socket.push(gameEvents.allowance, { perSecond: 10, burst: 4 });
+    postTap.mockRejectedValueOnce(
+      new ApiError(429, { error: 'Tapping too fast: slow down a little' }, 'too fast', 1000),
+    );
+    tapTimes(sender, 6);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(postTap).toHaveBeenCalledTimes(4);
+    // The refused tap goes again, with its key, once the server's allowance holds it (the
+    // server's word for its bucket holds back the others too); then the others, as it refills.
+    await vi.advanceTimersByTimeAsync(999);
+    expect(postTap).toHaveBeenCalledTimes(4);
+    await vi.advanceTimersByTimeAsync(1);
+    const keys = () => postTap.mock.calls.map((call) => (call as unknown[])[2]);
+    expect(keys()).toHaveLength(5);
+    expect(keys()[4]).toBe(keys()[0]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(new Set(keys()).size).toBe(6);
+    expect(onError).not.toHaveBeenCalled();
     expect(sender.unconfirmed).toBe(0);
   });
 });

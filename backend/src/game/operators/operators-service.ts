@@ -49,7 +49,9 @@ export class OperatorsService {
   /**
    * Freezes a player (or unfreezes them) with a reason, recorded in the audit trail in the same
    * transaction. Postgres commits first; then the game store follows, also when the player was
-   * already so (a store that missed an earlier change catches up), before the 409 says so.
+   * already so in Postgres: a store that missed an earlier change (Redis failed after Postgres
+   * committed) catches up, and the call that completed the change answers as the change did. A
+   * 409 says that both already agreed.
    */
   async setFrozen(
     admin: Admin,
@@ -67,8 +69,8 @@ export class OperatorsService {
       return changed;
     });
     if (outcome === 'missing') throw new NotFoundError('Player not found');
-    await this.store.setFrozen(id, frozen);
-    if (outcome === 'unchanged') {
+    const completed = await this.store.setFrozen(id, frozen);
+    if (outcome === 'unchanged' && !completed) {
       throw new ConflictError(
         frozen ? 'This player is frozen already' : 'This player is not frozen',
       );

@@ -362,6 +362,30 @@ describe.each(storageModes)('game operators (%s mode)', (mode) => {
     }
   });
 
+  it('freezes and unfreezes a player who has no points yet', async () => {
+    const idle = await playerFrom(server.url, ownAddress(), 'IS');
+    const exported = async () =>
+      (await admin.agent.get('/api/admin/game/leaderboard.csv')).text.includes(idle.user.id);
+    expect(await exported()).toBe(true);
+
+    const frozen = await admin.agent
+      .post(`${PLAYERS}/${idle.user.id}/freeze`)
+      .send({ reason: 'idle bot' });
+    expect([frozen.status, frozen.body.frozen]).toEqual([200, true]);
+    expect(await exported()).toBe(false);
+
+    const unfrozen = await admin.agent
+      .post(`${PLAYERS}/${idle.user.id}/unfreeze`)
+      .send({ reason: 'a person after all' });
+    expect([unfrozen.status, unfrozen.body.frozen]).toEqual([200, false]);
+    expect(await exported()).toBe(true);
+    expect((await tap(server.url, idle)).status).toBe(200);
+    const again = await admin.agent
+      .post(`${PLAYERS}/${idle.user.id}/unfreeze`)
+      .send({ reason: 'twice' });
+    expect([again.status, again.body]).toEqual([409, { error: 'This player is not frozen' }]);
+  });
+
   it('exports the board without frozen players as CSV, equal points sharing a rank', async () => {
     const a = await playerFrom(server.url, ownAddress(), 'FR');
     const b = await playerFrom(server.url, ownAddress(), 'DE');

@@ -2,32 +2,24 @@ import {
   gameEvents,
   MAX_TAPS_PER_BATCH,
   TAP_BATCH_WINDOW_MS,
+  TapBucket,
   type CompactTapAck,
-  type GameSession,
-  type GameUser,
   type TapBatch,
   type TapBatchAck,
   type TapSync,
   type TapSyncAck,
-  type TapTotals,
 } from '@tapgram/shared';
 import type { Socket } from 'socket.io-client';
 import { ApiError } from '../../lib/api';
+import { isAllowance, isUnavailable, totalsOf, type TapSettled } from './tap-answers';
+import { TapPosts, type PostTap } from './tap-posts';
 
-export interface TapSettled {
-  userId: string;
-  sessionId: string;
-  /** The player's and the session's totals after the answer. */
-  totals: TapTotals;
-  /** Taps the server counted, of the `sent` this answer settles. */
-  accepted: number;
-  sent: number;
-}
+export type { TapSettled } from './tap-answers';
 
 export interface TapBatchesOptions {
   socket: Pick<Socket, 'connected' | 'on' | 'off' | 'timeout'>;
-  /** The spec's per-tap call, used while the socket is down. */
-  postTap: (userId: string, sessionId: string) => Promise<{ user: GameUser; session: GameSession }>;
+  /** The spec's per-tap call, used while the socket is down (see PostTap). */
+  postTap: PostTap;
   onSettled: (result: TapSettled) => void;
   /** `sent` taps were not counted. */
   onError: (error: Error, sent: number) => void;
@@ -52,6 +44,14 @@ interface Batch {
   answered: boolean;
 }
 
+type Timer = ReturnType<typeof setTimeout>;
+
+/**
+ * A batch arrives a little earlier or later than it left, by the server's clock: new batches
+ * leave this much of the bucket's refill in it, so that one sent at the edge is seldom refused.
+ */
+const CLOCK_SLACK_MS = 100;
+
 interface SessionNumbers {
   last: number;
   /** The server said batches up to this number are in Postgres. */
@@ -60,50 +60,43 @@ interface SessionNumbers {
   held: Batch[];
 }
 
-const isUnavailable = (status: number) => status === 503;
-
-/** The totals of an answer: compact (the channel's handshake asks for it) or full. */
-function totalsOf(answer: { user: GameUser; session: GameSession } | TapTotals): TapTotals {
-  if (!('user' in answer)) {
-    const { totalPoints, totalTaps, sessionPoints, sessionTaps } = answer;
-    return { totalPoints, totalTaps, sessionPoints, sessionTaps };
-  }
-  const { user, session } = answer;
-  return {
-    totalPoints: user.totalPoints,
-    totalTaps: user.totalTaps,
-    sessionPoints: session.sessionPoints,
-    sessionTaps: session.sessionTaps,
-  };
-}
-
 /**
  * The game channel's tap protocol, as the game screen speaks it (and tests of the server, which
  * run it against a real backend): taps batched per short window and numbered per session,
- * acknowledged with the new totals. A batch stays with the client until the server says it is
+ * acknowledged with the new totals. A session's batches go one at a time, each once the one before
+ * is answered, so that the server counts them in their order (one counted above another makes
+ * that one look like a re-send). A batch stays with the client until the server says it is
  * durable (written to Postgres), and goes again after a reconnect or when the server says it lost
- * answered batches (its Redis was emptied); the server counts each number once. While the game is
- * briefly unavailable (503) taps are kept and sent when it serves again. Without the socket, each
- * tap is one POST.
+ * answered batches (its Redis was emptied); the server counts each number once.
+ *
+ * The client keeps a bucket of the server's tap allowance (announced on every connection): it
+ * sends no more than the bucket holds, as it refills, so that taps kept through an outage go in
+ * batches the server accepts; a batch refused for the rate all the same (the two clocks differ a
+ * little) is kept and sent again when the server says its allowance holds it. While the game is
+ * briefly unavailable (503, or 504 when it may still count what it did not answer) taps are kept
+ * and sent again when it serves. Without the socket, each tap is one POST named by a key, paced
+ * the same way, and a tap posted again keeps its key, so that it counts once.
  */
 export class TapBatches {
   private pending: { userId: string; sessionId: string; count: number } | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  /** Numbered batches waiting for an answer that counts them, oldest first. */
+  private timer: Timer | null = null;
+  /** Numbered batches waiting for an answer that counts them, by session and number. */
   private queue: Batch[] = [];
+  /** The batch of each session on its way (sent, not answered). */
+  private readonly flying = new Map<string, Batch>();
   private readonly sessions = new Map<string, SessionNumbers>();
-  /**
-   * Sessions whose batches go one at a time, each after the previous one is counted: batches sent
-   * again, which must be counted in their order (one counted above another makes that one look
-   * like a re-send), until the queue is empty.
-   */
-  private readonly inOrder = new Set<string>();
-  private posting = 0;
+  /** The taps posted one by one while the socket is down. */
+  private readonly posts: TapPosts;
   private down = false;
   private disposed = false;
   private stopped = false;
-  private retryTimer: ReturnType<typeof setTimeout> | null = null;
-  private syncTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryTimer: Timer | null = null;
+  private syncTimer: Timer | null = null;
+  /** Waits for the bucket to hold what goes next, until `paceAt`. */
+  private paceTimer: Timer | null = null;
+  private paceAt = 0;
+  /** The server's allowance as this client spends it: the one definition, in shared/. */
+  readonly bucket = new TapBucket();
   private readonly windowMs: number;
   private readonly ackTimeoutMs: number;
   private readonly retryMs: number;
@@ -114,16 +107,27 @@ export class TapBatches {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 5000;
     this.retryMs = options.retryMs ?? 2000;
     this.syncMs = options.syncMs ?? 2000;
+    this.posts = new TapPosts({
+      bucket: this.bucket,
+      postTap: options.postTap,
+      onSettled: options.onSettled,
+      onError: options.onError,
+      served: () => this.setAvailable(),
+      unavailable: () => this.setUnavailable(),
+      paceFor: (taps) => this.paceFor(taps),
+    });
     options.socket.on('connect', this.onReconnect);
+    options.socket.on(gameEvents.allowance, this.onAllowance);
   }
 
   dispose(): void {
     this.disposed = true;
     this.options.socket.off('connect', this.onReconnect);
-    for (const timer of [this.timer, this.retryTimer, this.syncTimer]) {
+    this.options.socket.off(gameEvents.allowance, this.onAllowance);
+    for (const timer of [this.timer, this.retryTimer, this.syncTimer, this.paceTimer]) {
       if (timer) clearTimeout(timer);
     }
-    this.timer = this.retryTimer = this.syncTimer = null;
+    this.timer = this.retryTimer = this.syncTimer = this.paceTimer = null;
   }
 
   /**
@@ -134,14 +138,15 @@ export class TapBatches {
     this.stopped = true;
     this.pending = null;
     this.queue = [];
+    this.posts.stop();
+    this.flying.clear();
     this.sessions.clear();
-    this.inOrder.clear();
     this.dispose();
   }
 
   /** Taps not yet counted: shown at once, so the counters never lag behind the finger. */
   get unconfirmed(): number {
-    let n = (this.pending?.count ?? 0) + this.posting;
+    let n = (this.pending?.count ?? 0) + this.posts.unconfirmed;
     for (const batch of this.queue) if (!batch.answered) n += batch.count;
     return n;
   }
@@ -160,7 +165,7 @@ export class TapBatches {
 
   tap(userId: string, sessionId: string): void {
     if (this.stopped) return;
-    if (this.pending && this.pending.sessionId !== sessionId) this.flushPending();
+    if (this.pending && this.pending.sessionId !== sessionId) this.setAside();
     this.pending ??= { userId, sessionId, count: 0 };
     this.pending.count += 1;
     // Kept while the game is unavailable: the retry sends them.
@@ -172,21 +177,38 @@ export class TapBatches {
     this.timer ??= setTimeout(this.flushPending, this.windowMs);
   }
 
+  /**
+   * Sends the window's taps: as much of them as the bucket holds, in one batch (the rest in the
+   * next windows); after the batch on its way, when there is one; one POST each without the socket.
+   */
   protected readonly flushPending = () => {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const pending = this.pending;
-    if (!pending) return;
+    if (!pending || this.disposed) return;
     if (!this.options.socket.connected) {
-      this.pending = null;
-      for (let i = 0; i < pending.count; i += 1) this.post(pending.userId, pending.sessionId);
+      this.postPending();
       return;
     }
-    // What a batch may hold; more (taps kept through an outage) goes in the next windows.
-    const count = Math.min(pending.count, MAX_TAPS_PER_BATCH);
+    // Cut when the session's earlier batches are counted: the answer calls again.
+    if (this.down || this.queue.some((b) => b.sessionId === pending.sessionId)) return;
+    const room =
+      this.bucket.available() - (this.bucket.allowance.perSecond * CLOCK_SLACK_MS) / 1000;
+    const count = Math.min(pending.count, MAX_TAPS_PER_BATCH, Math.floor(room));
+    if (count < 1) {
+      this.timer = setTimeout(this.flushPending, Math.max(this.windowMs, this.bucket.msUntil(1)));
+      return;
+    }
+    this.cut(count);
+    this.pump(pending.sessionId);
+    if (this.pending) this.timer = setTimeout(this.flushPending, this.windowMs);
+  };
+
+  /** Numbers `count` of the pending taps as the session's next batch. */
+  private cut(count: number): Batch {
+    const pending = this.pending!;
     pending.count -= count;
     if (pending.count === 0) this.pending = null;
-    else if (!this.down) this.timer = setTimeout(this.flushPending, this.windowMs);
     const numbers = this.numbers(pending.sessionId);
     numbers.last += 1;
     const batch: Batch = {
@@ -198,8 +220,20 @@ export class TapBatches {
       answered: false,
     };
     this.queue.push(batch);
-    if (!this.down && !this.inOrder.has(batch.sessionId)) this.send(batch);
-  };
+    return batch;
+  }
+
+  /** Another session begins: the pending taps of the last one go now, as the bucket allows. */
+  private setAside() {
+    const { sessionId } = this.pending!;
+    if (!this.options.socket.connected) {
+      this.postPending();
+      return;
+    }
+    const most = Math.min(MAX_TAPS_PER_BATCH, this.bucket.allowance.burst);
+    while (this.pending) this.cut(Math.min(this.pending.count, most));
+    this.pump(sessionId);
+  }
 
   private numbers(sessionId: string): SessionNumbers {
     let numbers = this.sessions.get(sessionId);
@@ -210,32 +244,54 @@ export class TapBatches {
     return numbers;
   }
 
-  private post(userId: string, sessionId: string) {
-    this.posting += 1;
-    this.options.postTap(userId, sessionId).then(
-      (answer) => {
-        this.posting -= 1;
-        this.setAvailable();
-        this.options.onSettled({
-          userId,
-          sessionId,
-          totals: totalsOf(answer),
-          accepted: 1,
-          sent: 1,
-        });
-      },
-      (error: Error) => {
-        this.posting -= 1;
-        const kept = !this.pending || this.pending.sessionId === sessionId;
-        if (error instanceof ApiError && isUnavailable(error.status) && kept) {
-          this.pending ??= { userId, sessionId, count: 0 };
-          this.pending.count += 1;
-          this.setUnavailable();
-        } else {
-          this.options.onError(error, 1);
-        }
-      },
-    );
+  /** Sends the session's next batch when nothing of it is on its way and the bucket holds it. */
+  private pump(sessionId: string) {
+    if (this.down || this.disposed || !this.options.socket.connected) return;
+    if (this.flying.has(sessionId)) return;
+    const next = this.queue.find((b) => b.sessionId === sessionId);
+    if (!next) {
+      // Taps left from a window that ended while a batch was on its way go now.
+      if (this.pending?.sessionId === sessionId && !this.timer) this.flushPending();
+      return;
+    }
+    if (this.affords(next)) this.send(next);
+    else this.paceFor(next.count);
+  }
+
+  /**
+   * Takes the batch's taps from the bucket, if it holds them. A batch larger than the burst (cut
+   * before the server announced a smaller allowance) goes as it is: the server's answer decides.
+   */
+  private affords(batch: Batch): boolean {
+    return batch.count > this.bucket.allowance.burst || this.bucket.take(batch.count);
+  }
+
+  /** Tries again once the bucket holds `taps` (or after `ms`). */
+  private paceFor(taps: number, ms = this.bucket.msUntil(taps)) {
+    if (this.disposed || !Number.isFinite(ms)) return;
+    const at = Date.now() + Math.max(1, ms);
+    if (this.paceTimer && this.paceAt <= at) return;
+    if (this.paceTimer) clearTimeout(this.paceTimer);
+    this.paceAt = at;
+    this.paceTimer = setTimeout(this.resume, Math.max(1, ms));
+  }
+
+  private readonly resume = () => {
+    this.paceTimer = null;
+    for (const sessionId of new Set(this.queue.map((b) => b.sessionId))) this.pump(sessionId);
+    this.postNext();
+  };
+
+  /** Without the socket: the pending taps are posted, each named by a key of its own. */
+  private postPending() {
+    const { userId, sessionId, count } = this.pending!;
+    this.pending = null;
+    this.posts.add(userId, sessionId, count);
+    this.postNext();
+  }
+
+  private postNext() {
+    if (!this.down) this.posts.next();
   }
 
   /** The highest number below the batch's that the server answered: it must still hold it. */
@@ -250,55 +306,70 @@ export class TapBatches {
     batch.attempt += 1;
     const attempt = batch.attempt;
     const { sessionId, count, seq } = batch;
+    this.flying.set(sessionId, batch);
     const payload: TapBatch = { sessionId, count, seq, after: this.after(batch) };
+    const current = () => batch.attempt === attempt && this.queue.includes(batch);
     this.options.socket
       .timeout(this.ackTimeoutMs)
       .emitWithAck(gameEvents.tap, payload)
       .then(
         (ack: TapBatchAck | CompactTapAck) => {
-          if (batch.attempt === attempt && this.queue.includes(batch)) this.settle(batch, ack);
+          if (!current()) return;
+          this.flying.delete(sessionId);
+          this.settle(batch, ack);
         },
         () => {
           // No answer: keep the batch. While connected it goes again now, otherwise on reconnect.
-          const current = this.queue.includes(batch) && batch.attempt === attempt;
-          if (current && this.options.socket.connected && !this.down) this.send(batch);
+          if (!current()) return;
+          this.flying.delete(sessionId);
+          this.pump(sessionId);
         },
       );
   }
 
   private settle(batch: Batch, ack: TapBatchAck | CompactTapAck) {
-    if (!ack.ok && isUnavailable(ack.status)) {
-      this.setUnavailable();
-      return;
-    }
-    if (!ack.ok && ack.status === 409 && ack.seq !== undefined) {
-      this.lost(batch.sessionId, ack.seq, ack.durableSeq ?? 0);
-      return;
-    }
-    if (!ack.ok && ack.status === 429 && batch.answered) {
-      // Taps the server counted once and lost: not given up for a rate, sent again a little later.
-      setTimeout(() => {
-        if (!this.disposed && this.queue.includes(batch) && !this.down) this.send(batch);
-      }, this.retryMs);
+    const { sessionId } = batch;
+    if (!ack.ok) {
+      // Not counted (but a 504's may yet be): the server spent none of the allowance on it.
+      if (ack.status !== 504) this.bucket.refund(batch.count);
+      if (isUnavailable(ack.status)) {
+        this.setUnavailable();
+        return;
+      }
+      if (ack.status === 409 && ack.seq !== undefined) {
+        this.lost(sessionId, ack.seq, ack.durableSeq ?? 0);
+        return;
+      }
+      if (ack.status === 429 && ack.retryAfterMs !== undefined) {
+        // Sent as the bucket allowed, and refused all the same: kept, and sent again once the
+        // server's allowance holds it (the server counts a refusal sent again and counted so as
+        // no refusal).
+        this.bucket.holdsIn(batch.count, ack.retryAfterMs);
+        this.pump(sessionId);
+        return;
+      }
+      if (ack.status === 429 && batch.answered) {
+        // Taps the server counted once and lost: not given up for a rate, sent again a little later.
+        this.paceFor(batch.count, this.retryMs);
+        return;
+      }
+      this.queue = this.queue.filter((b) => b !== batch);
+      this.options.onError(new ApiError(ack.status, { error: ack.error }, ack.error), batch.count);
+      this.pump(sessionId);
       return;
     }
     this.queue = this.queue.filter((b) => b !== batch);
-    if (!ack.ok) {
-      if (this.inOrder.has(batch.sessionId)) this.sendNextInOrder(batch.sessionId);
-      this.options.onError(new ApiError(ack.status, { error: ack.error }, ack.error), batch.count);
-      return;
-    }
     const wasAnswered = batch.answered;
     batch.answered = true;
-    const numbers = this.numbers(batch.sessionId);
+    const numbers = this.numbers(sessionId);
     numbers.held.push(batch);
-    this.setDurable(batch.sessionId, ack.durableSeq);
-    if (this.inOrder.has(batch.sessionId)) this.sendNextInOrder(batch.sessionId);
+    this.setDurable(sessionId, ack.durableSeq);
     this.setAvailable();
+    this.pump(sessionId);
     // A batch answered before (sent again to be safe) was reported then.
     this.options.onSettled({
       userId: batch.userId,
-      sessionId: batch.sessionId,
+      sessionId,
       totals: totalsOf(ack),
       accepted: ack.accepted,
       sent: wasAnswered ? 0 : batch.count,
@@ -323,22 +394,11 @@ export class TapBatches {
     this.requeue(sessionId, again);
   }
 
-  /** Puts `batches` back in the queue and sends the session's queued batches, one by one. */
+  /** Puts `batches` back in the queue, in order, and sends the session's next one. */
   private requeue(sessionId: string, batches: Batch[]) {
     this.queue = [...this.queue, ...batches].sort((a, b) => a.seq - b.seq);
     this.options.onChange?.();
-    this.sendInOrder(sessionId);
-  }
-
-  private sendInOrder(sessionId: string) {
-    this.inOrder.add(sessionId);
-    if (!this.down) this.sendNextInOrder(sessionId);
-  }
-
-  private sendNextInOrder(sessionId: string) {
-    const next = this.queue.find((b) => b.sessionId === sessionId);
-    if (!next) this.inOrder.delete(sessionId);
-    else if (!this.down) this.send(next);
+    this.pump(sessionId);
   }
 
   private setUnavailable() {
@@ -356,30 +416,36 @@ export class TapBatches {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.options.onChange?.();
-    for (const sessionId of new Set(this.queue.map((b) => b.sessionId)))
-      this.sendInOrder(sessionId);
+    for (const sessionId of new Set(this.queue.map((b) => b.sessionId))) this.pump(sessionId);
+    this.postNext();
     if (this.pending) this.timer ??= setTimeout(this.flushPending, this.windowMs);
   }
 
-  /** While unavailable: one message asks whether the game serves again. */
+  /** While unavailable: one tap or batch, as the bucket allows, asks whether the game serves. */
   private readonly retry = () => {
     this.retryTimer = null;
     if (!this.down || this.disposed) return;
     this.retryTimer = setTimeout(this.retry, this.retryMs);
-    if (!this.options.socket.connected) {
-      if (!this.pending) return;
-      const { userId, sessionId } = this.pending;
-      this.pending.count -= 1;
-      if (this.pending.count === 0) this.pending = null;
-      this.post(userId, sessionId);
+    if (this.posts.hasWaiting || !this.options.socket.connected) {
+      if (!this.posts.hasWaiting && this.pending) {
+        const { userId, sessionId } = this.pending;
+        this.pending.count -= 1;
+        if (this.pending.count === 0) this.pending = null;
+        this.posts.add(userId, sessionId, 1);
+      }
+      this.posts.probe();
       return;
     }
-    if (this.queue.length === 0) this.flushPending();
-    const probe = this.queue[0];
-    if (probe) this.send(probe);
-    else if (this.notDurable > 0) this.sync();
+    let probe = this.queue.find((b) => !this.flying.has(b.sessionId));
+    if (!probe && this.queue.length === 0 && this.pending) {
+      const count = Math.min(this.pending.count, MAX_TAPS_PER_BATCH);
+      probe = this.cut(Math.min(count, Math.max(1, Math.floor(this.bucket.available()))));
+    }
+    if (probe) {
+      if (this.affords(probe)) this.send(probe);
+    } else if (this.queue.length === 0 && this.notDurable > 0) this.sync();
     // Nothing waits to be counted: the next tap finds out whether the game serves.
-    else this.setAvailable();
+    else if (this.queue.length === 0) this.setAvailable();
   };
 
   private scheduleSync() {
@@ -417,13 +483,20 @@ export class TapBatches {
 
   /**
    * After a reconnect: the unanswered batches and the answered ones not yet durable go again, in
-   * order (the server may have restarted without them); it counts each number once.
+   * order (the server may have restarted without them, and what was on its way is lost); it
+   * counts each number once.
    */
   private readonly onReconnect = () => {
+    this.flying.clear();
     for (const [sessionId, numbers] of this.sessions) {
       const again = numbers.held;
       numbers.held = [];
       this.requeue(sessionId, again);
     }
+  };
+
+  /** The server's allowance, announced on every connection. */
+  private readonly onAllowance = (allowance: unknown) => {
+    if (isAllowance(allowance)) this.bucket.setAllowance(allowance);
   };
 }

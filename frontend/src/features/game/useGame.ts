@@ -1,6 +1,7 @@
 import {
   messages,
   POINTS_PER_TAP,
+  TAP_KEY_HEADER,
   type CreateSessionBody,
   type GameSession,
   type GameUser,
@@ -63,9 +64,9 @@ async function openSession(user: GameUser): Promise<Player> {
   return { user, session };
 }
 
-async function postTap(userId: string, sessionId: string): Promise<TapResult> {
+async function postTap(userId: string, sessionId: string, key: string): Promise<TapResult> {
   const body: Sent<TapBody> = { userId, sessionId, pointsPerTap: POINTS_PER_TAP };
-  return json<TapResult>(await apiRequest('POST', '/api/tap', body));
+  return json<TapResult>(await apiRequest('POST', '/api/tap', body, { [TAP_KEY_HEADER]: key }));
 }
 
 /** The game screen's state: loading the stored player, creating one, and tapping. */
