@@ -2,7 +2,7 @@ import type { TapAllowance } from '@tapgram/shared';
 import type { GameRepository } from './repository';
 import {
   TAP_KEY_TTL_SECONDS,
-  type BatchIdentity,
+  type PlayerBatch,
   type GameStore,
   type SessionOutcome,
   type TapOutcome,
@@ -50,12 +50,14 @@ export class PostgresGameStore implements GameStore {
   }
 
   /** Every counted batch is durable at once: its number (or its key) is written with its taps. */
-  async tap(
-    userId: string,
-    sessionId: string,
-    count: number,
-    { seq = 0, after = 0, key }: BatchIdentity = {},
-  ): Promise<TapOutcome> {
+  async tap({
+    userId,
+    sessionId,
+    count,
+    seq = 0,
+    after = 0,
+    key,
+  }: PlayerBatch): Promise<TapOutcome> {
     const tapKey = key ?? null;
     const state = await this.repo.findSessionState(sessionId, tapKey, TAP_KEY_TTL_SECONDS);
     if (!state) return { kind: 'no-session' };

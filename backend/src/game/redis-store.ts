@@ -17,7 +17,7 @@ import {
 } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepository } from './repository';
-import type { BatchIdentity, GameStore, SessionOutcome, TapOutcome } from './store';
+import type { GameStore, PlayerBatch, SessionOutcome, TapOutcome } from './store';
 
 export const GAME_UNAVAILABLE = 'The game is briefly unavailable, try again in a moment';
 export const GAME_NO_ANSWER = 'The game did not answer in time: the taps may still be counted';
@@ -140,13 +140,8 @@ export class RedisGameStore implements GameStore {
     });
   }
 
-  tap(
-    userId: string,
-    sessionId: string,
-    count: number,
-    id: BatchIdentity = {},
-  ): Promise<TapOutcome> {
-    return this.available(() => this.tapOnce(userId, sessionId, count, id));
+  tap(batch: PlayerBatch): Promise<TapOutcome> {
+    return this.available(() => this.tapOnce(batch));
   }
 
   sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome> {
@@ -169,14 +164,10 @@ export class RedisGameStore implements GameStore {
     });
   }
 
-  private async tapOnce(
-    userId: string,
-    sessionId: string,
-    count: number,
-    id: BatchIdentity,
-  ): Promise<TapOutcome> {
+  private async tapOnce(batch: PlayerBatch): Promise<TapOutcome> {
+    const { userId, sessionId } = batch;
     for (let attempt = 0; ; attempt += 1) {
-      const reply = await this.runTapScript(userId, sessionId, count, id);
+      const reply = await this.runTapScript(batch);
       const [status] = reply;
       if (status === 'ok' || status === 'again') return tapAccepted(reply, userId, sessionId);
       if (status === 'lost') return tapLost(reply);
@@ -198,14 +189,9 @@ export class RedisGameStore implements GameStore {
    * received when it wakes. That answer is a 504 (the taps may be counted), never the 503 of
    * taps refused before anything was sent; a batch sent again with its number or key counts once.
    */
-  private async runTapScript(
-    userId: string,
-    sessionId: string,
-    count: number,
-    id: BatchIdentity,
-  ): Promise<TapReply> {
+  private async runTapScript(batch: PlayerBatch): Promise<TapReply> {
     try {
-      return await this.taps.tap(userId, sessionId, count, id);
+      return await this.taps.tap(batch);
     } catch (error) {
       if (isRedisUnreachable(this.redis, error) && !NOT_SENT.test(String(error))) {
         throw new GatewayTimeoutError(GAME_NO_ANSWER, 1);

@@ -3,7 +3,7 @@ import type { Result } from 'ioredis';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
 import { TAP_BATCH_SCRIPT, type TapReply } from './redis-scripts';
-import type { BatchIdentity } from './store';
+import type { PlayerBatch } from './store';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -46,12 +46,7 @@ export class RedisTapQueue {
    * The script's reply for this batch: ok, again (a re-sent batch or tap key, counted before), lost,
    * rate-limited, frozen, not-owner, no-session, no-user or not-ready. Batches are counted in the order of their calls.
    */
-  tap(
-    userId: string,
-    sessionId: string,
-    count: number,
-    { seq = 0, after = 0, key = '' }: BatchIdentity,
-  ): Promise<TapReply> {
+  tap({ userId, sessionId, count, seq = 0, after = 0, key = '' }: PlayerBatch): Promise<TapReply> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ userId, sessionId, count, seq, after, key, resolve, reject });
       if (!this.scheduled) {

@@ -77,7 +77,7 @@ export function gameFastRoutes(service: GameService, secret: string): Record<str
       const header = headers[TAP_KEY_HEADER.toLowerCase()];
       const key = header === undefined ? undefined : parseInput(tapKeySchema, header);
       const player = playerFromCookieHeader(headers.cookie, secret);
-      const { user, session } = await service.tap(player, userId, sessionId, 1, { key });
+      const { user, session } = await service.tap(player, { userId, sessionId, count: 1, key });
       return { status: 200, body: { user, session } };
     },
   };

@@ -15,7 +15,7 @@ import { isId } from '../core/ids';
 import type { Metrics } from '../core/metrics';
 import { withRanks } from './ranking';
 import type { SignalBuffer } from './signal-buffer';
-import type { BatchIdentity, GameStore } from './store';
+import type { GameStore, PlayerBatch } from './store';
 
 export interface TapAccepted extends BatchNumbers {
   accepted: number;
@@ -53,7 +53,13 @@ export class TapsTooFastError extends TooManyRequestsError {
  * What names a batch to the signals, so that a refused batch sent again and counted is not
  * recorded as refused: its number in its session, or its tap key. Others have no name.
  */
-function batchName(sessionId: string, { seq, key }: BatchIdentity): string | undefined {
+/**
+ * A batch as a client sends it. Its player is the one the request's signed cookie names; a call
+ * that also names one (POST /api/tap's `userId`) must name that one.
+ */
+export type SentBatch = Omit<PlayerBatch, 'userId'> & { userId?: string };
+
+function batchName({ sessionId, seq, key }: PlayerBatch): string | undefined {
   if (seq) return `${sessionId}#${seq}`;
   if (key) return `${sessionId}@${key}`;
   return undefined;
@@ -111,38 +117,25 @@ export class GameService {
    * allow all of it. A re-sent batch (`seq` not above the last counted, or a tap key counted
    * already) answers without counting.
    */
-  async tap(
-    player: string | null,
-    userId: string,
-    sessionId: string,
-    count: number,
-    id: BatchIdentity = {},
-  ): Promise<TapAccepted> {
+  async tap(player: string | null, sent: SentBatch): Promise<TapAccepted> {
     try {
-      const accepted = await this.countTaps(player, userId, sessionId, count, id);
+      const accepted = await this.countTaps(player, sent);
       this.metrics.tapsAccepted(accepted.accepted);
       return accepted;
     } catch (error) {
-      this.metrics.tapsRefused(error, count);
+      this.metrics.tapsRefused(error, sent.count);
       throw error;
     }
   }
 
-  private async countTaps(
-    player: string | null,
-    userId: string,
-    sessionId: string,
-    count: number,
-    id: BatchIdentity,
-  ): Promise<TapAccepted> {
-    assertPlayer(player, userId);
-    const outcome = await this.inSessionOrder(sessionId, () =>
-      this.store.tap(userId, sessionId, count, id),
-    );
+  private async countTaps(player: string | null, sent: SentBatch): Promise<TapAccepted> {
+    const batch: PlayerBatch = { ...sent, userId: assertPlayer(player, sent.userId ?? player) };
+    const { userId, sessionId, count } = batch;
+    const outcome = await this.inSessionOrder(sessionId, () => this.store.tap(batch));
     switch (outcome.kind) {
       case 'ok': {
         const { accepted, user, session, seq: last, durableSeq } = outcome;
-        if (outcome.counted) this.signals?.counted(userId, accepted, batchName(sessionId, id));
+        if (outcome.counted) this.signals?.counted(userId, accepted, batchName(batch));
         return { accepted, user, session, seq: last, durableSeq };
       }
       case 'lost':
@@ -152,7 +145,7 @@ export class GameService {
       case 'not-owner':
         throw new ForbiddenError('This session belongs to another player');
       case 'rate-limited':
-        this.signals?.refused(userId, count, batchName(sessionId, id));
+        this.signals?.refused(userId, count, batchName(batch));
         throw new TapsTooFastError(outcome.retryAfterMs);
       case 'frozen':
         throw new ForbiddenError(messages.playerFrozen);
@@ -161,8 +154,8 @@ export class GameService {
 
   /** Where the player's session stands, for a client holding batches not yet durable. */
   async sessionNumbers(player: string | null, sessionId: string): Promise<BatchNumbers> {
-    assertPlayer(player, player ?? '');
-    const outcome = await this.store.sessionNumbers(player ?? '', sessionId);
+    const userId = assertPlayer(player, player);
+    const outcome = await this.store.sessionNumbers(userId, sessionId);
     if (outcome.kind === 'no-session') throw new NotFoundError('Session not found');
     if (outcome.kind === 'not-owner') {
       throw new ForbiddenError('This session belongs to another player');
@@ -219,7 +212,9 @@ export class GameService {
   }
 }
 
-function assertPlayer(player: string | null, userId: string): void {
+/** The player the request acts as, when it may act for `userId`. */
+function assertPlayer(player: string | null, userId: string | null): string {
   if (!player) throw new ForbiddenError('This browser has not created this player');
   if (player !== userId) throw new ForbiddenError('This browser plays as another player');
+  return player;
 }

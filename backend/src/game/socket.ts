@@ -142,8 +142,7 @@ export function attachGameChannel(
       const batch = tapBatchSchema.safeParse(payload);
       if (!batch.success) return { ok: false, status: 400, error: firstIssueMessage(batch.error) };
       try {
-        const { sessionId, count, seq, after } = batch.data;
-        const result = await service.tap(player, player ?? '', sessionId, count, { seq, after });
+        const result = await service.tap(player, batch.data);
         return { ok: true, ...result };
       } catch (error) {
         return failure(error, logger, 'socket tap failed');

@@ -11,10 +11,15 @@ import type { BoardStretch } from './ranking';
 export const TAP_KEY_TTL_SECONDS = 3600;
 
 /**
- * What makes a batch sent again count once: its number in the session (0 or absent: none), with
- * the highest number its client holds an answer for, or the Idempotency-Key of a POSTed tap.
+ * One batch of a player's taps, as the game counts it: `count` taps of `userId` in `sessionId`.
+ * What makes it count once when it is sent again: its number in the session (`seq`; 0 or absent:
+ * none) with `after`, the highest number its client holds an answer for, or `key`, the
+ * Idempotency-Key of a POSTed tap. A batch with neither counts each time it is sent.
  */
-export interface BatchIdentity {
+export interface PlayerBatch {
+  userId: string;
+  sessionId: string;
+  count: number;
   seq?: number;
   after?: number;
   key?: string;
@@ -58,7 +63,7 @@ export interface GameStore {
    * session's last one reveals batches the store lost: 'lost', counting nothing. A batch with a
    * key the session counted within TAP_KEY_TTL_SECONDS is a re-send too.
    */
-  tap(userId: string, sessionId: string, count: number, id?: BatchIdentity): Promise<TapOutcome>;
+  tap(batch: PlayerBatch): Promise<TapOutcome>;
   /** Where the player's session stands: its last counted and last durable batch numbers. */
   sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome>;
   topUsers(limit: number): Promise<LeaderboardUser[]>;
