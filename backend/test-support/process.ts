@@ -9,6 +9,8 @@ const BACKEND_DIR = fileURLToPath(new URL('..', import.meta.url));
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything it has printed so far, on standard output and error. */
+  output(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -52,6 +54,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   return {
     url,
     child,
+    output: () => output,
     async stop() {
       child.kill('SIGTERM');
       const code = await exited;
