@@ -6,6 +6,8 @@ import { createExpiryCleanup } from './accounts/expiry-cleanup';
 import { FeedCache } from './posts/feed-cache';
 import { isImageKey } from './images/image-store';
 import { imageStoreFor } from './images/image-store-for';
+import { configureImageLibrary } from './images/image-pipeline';
+import { ImageUploads } from './images/image-uploads';
 import { EXPIRY_CLEANUP_INTERVAL_MS, LOLGRAM_LIMITS } from './limits';
 import { LoginGuard } from './accounts/login-guard';
 import { PasswordHasher } from './accounts/passwords';
@@ -48,11 +50,20 @@ export function createLolgramFeature(deps: FeatureDeps): LolgramFeature {
   const sessions = new SessionStore(db.pool);
   const wallet = new WalletAuth(db.pool);
   const limits = createRateLimits(redis, config.REDIS_PREFIX);
+  configureImageLibrary();
+  // Posts and avatars share one queue and one allowance per user.
+  const uploads = new ImageUploads(
+    limits('upload', {
+      ...LOLGRAM_LIMITS.uploadPerUser,
+      limit: config.UPLOADS_PER_HOUR ?? LOLGRAM_LIMITS.uploadPerUser.limit,
+    }),
+  );
   const users = new UsersService({
     pool: db.pool,
     users: usersRepository,
     wallet,
     images,
+    uploads,
     loginGuard: new LoginGuard(limits),
     nonceLimit: limits('nonce', LOLGRAM_LIMITS.noncePerClient),
     signupLimit: limits('signup', {
@@ -62,8 +73,13 @@ export function createLolgramFeature(deps: FeatureDeps): LolgramFeature {
     passwords: new PasswordHasher(),
     adminUsernames: config.ADMIN_USERNAMES,
   });
-  const posts = new PostsService(db.pool, postsRepository, images, feedCache, (post, image) =>
-    moderation.service.scoreLater(post.id, image, post.caption),
+  const posts = new PostsService(
+    db.pool,
+    postsRepository,
+    images,
+    uploads,
+    feedCache,
+    (post, image) => moderation.service.scoreLater(post.id, image, post.caption),
   );
 
   if (config.isProduction && !config.PUBLIC_ORIGIN) {

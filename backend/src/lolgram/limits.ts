@@ -20,6 +20,15 @@ export const LOLGRAM_LIMITS = {
    * second of hashing) and stays below what one spraying client may send (loginPerClient).
    */
   passwordHashes: { running: 2, waiting: 32, retryAfterSeconds: 2 },
+  /** Image uploads (posts and avatars) one user may send (UPLOADS_PER_HOUR overrides the limit). */
+  uploadPerUser: { limit: 30, windowMs: 60 * MINUTE },
+  /**
+   * Uploaded images decoded and re-encoded at once in this process, and how many may wait (each
+   * holding its upload, up to 10 MB); more are refused with 503. One at a time bounds the memory
+   * (the largest accepted image takes up to about 200 MB while it is decoded) and leaves libuv's
+   * other threads to the password hashes and file reads; a job takes about a second at most.
+   */
+  imageJobs: { running: 1, waiting: 8, retryAfterSeconds: 2 },
 } as const;
 
 // Keys are bounded whatever a client sends (no username is longer; proxies can forward anything).

@@ -17,7 +17,7 @@ import {
 } from '../../core/errors';
 import type { RateLimit } from '../../core/limiter';
 import { variantKey, type ImageStore } from '../images/image-store';
-import { processImage } from '../images/image-pipeline';
+import type { ImageUploads } from '../images/image-uploads';
 import { limitKey } from '../limits';
 import type { LoginGuard } from './login-guard';
 import type { PasswordHasher } from './passwords';
@@ -32,6 +32,8 @@ export interface UsersServiceDeps {
   users: UsersRepository;
   wallet: WalletAuth;
   images: ImageStore;
+  /** Every avatar goes through it: the per-user limit and the image queue. */
+  uploads: ImageUploads;
   loginGuard: LoginGuard;
   /** Wallet sign-in requests per client address: each one stores a row. */
   nonceLimit: RateLimit;
@@ -161,7 +163,7 @@ export class UsersService {
 
   async setAvatar(viewer: Viewer, id: string, upload: Buffer): Promise<LolgramUser> {
     assertSelf(viewer, id, 'You can only change your own avatar');
-    const { full, copies } = await processImage(upload, { square: true });
+    const { full, copies } = await this.deps.uploads.avatar(viewer.id, upload);
     const key = `avatars/${id}/${randomUUID()}.jpg`;
     const widths = copies.map((copy) => copy.width);
     await Promise.all([
