@@ -13,7 +13,9 @@ COPY frontend frontend
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+# Two glibc malloc arenas, as `npm start` sets: memory freed after an image upload goes back to the
+# system instead of staying in an arena per thread.
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data MALLOC_ARENA_MAX=2
 COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node

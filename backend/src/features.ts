@@ -1,7 +1,7 @@
 import { createAccounts } from './accounts';
 import type { Feature, FeatureDeps } from './core/feature';
 import { createGameFeature } from './game';
-import { imageStoreFor } from './images';
+import { createImages } from './images';
 import { createLolgramFeature, type ImageClassifier } from './lolgram';
 
 /**
@@ -15,7 +15,7 @@ export async function createFeatures(
   { imageClassifier }: { imageClassifier?: ImageClassifier | null } = {},
 ): Promise<Feature[]> {
   // Built once: posts, avatars and moderation read and write images in this one store.
-  const images = imageStoreFor(deps.config);
+  const images = createImages(deps);
   const accounts = createAccounts(deps, images);
   return [
     accounts,

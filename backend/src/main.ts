@@ -3,9 +3,11 @@ import { loadConfigOrExit } from './core/cli';
 import { runCluster } from './core/cluster';
 import { joinCluster } from './core/cluster-worker';
 import { createLogger } from './core/logger';
+import { keepNewFilesPrivate } from './core/private-files';
 import { runningLine } from './core/startup-line';
 
 async function main() {
+  keepNewFilesPrivate();
   const config = loadConfigOrExit();
   const logger = createLogger(config.LOG_LEVEL);
   // A library promise nobody awaits (a publish on a dropped Redis connection, say) is a bug to

@@ -9,6 +9,8 @@ const BACKEND_DIR = fileURLToPath(new URL('..', import.meta.url));
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything it has printed so far, on standard output and error. */
+  output(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -24,6 +26,8 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // As `npm start` and the Docker image run it.
+      MALLOC_ARENA_MAX: '2',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,6 +54,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   return {
     url,
     child,
+    output: () => output,
     async stop() {
       child.kill('SIGTERM');
       const code = await exited;

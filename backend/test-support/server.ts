@@ -86,6 +86,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     MODERATION_IMAGE_CHECK: 'off',
     // Test files sign many accounts up from one address: only the tests about it set the limit.
     SIGNUPS_PER_HOUR: '100000',
+    // Nor for uploads: one account posts many images in some files.
+    UPLOADS_PER_HOUR: '100000',
     REDIS_PREFIX: redisPrefix,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(mode === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { createRateLimits } from '../core/limiter';
-import type { ImageStore } from '../images';
+import type { Images } from '../images';
 import { admitAdmins } from './admin';
 import { createExpiryCleanup } from './expiry-cleanup';
 import { ACCOUNT_LIMITS, EXPIRY_CLEANUP_INTERVAL_MS } from './limits';
@@ -40,7 +40,7 @@ export interface Accounts extends Feature {
  * viewer of a request, roles and the admin guard, and the account's public profile. Its calls
  * keep the paths of LOLGram's API (/api/lolgram/users/..., /api/lolgram/auth/...).
  */
-export function createAccounts(deps: FeatureDeps, images: ImageStore): Accounts {
+export function createAccounts(deps: FeatureDeps, images: Images): Accounts {
   const { config, db, redis, logger } = deps;
   const users = new UsersRepository(db.pool);
   const sessions = new SessionStore(db.pool);
@@ -49,7 +49,8 @@ export function createAccounts(deps: FeatureDeps, images: ImageStore): Accounts 
   const service = new UsersService({
     users,
     wallet,
-    images,
+    images: images.store,
+    uploads: images.uploads,
     loginGuard: new LoginGuard(limits),
     nonceLimit: limits('nonce', ACCOUNT_LIMITS.noncePerClient),
     signupLimit: limits('signup', {

@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import { ServiceUnavailableError } from '../core/errors';
+import { WorkQueue, type WorkLimits } from '../core/work-queue';
 import { ACCOUNT_LIMITS } from './limits';
 
 // OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
@@ -24,48 +24,27 @@ export const SERVER_BUSY = 'Server busy, try again shortly';
  * sign-ins cannot take every CPU and thread from taps and reads.
  */
 export class PasswordHasher {
-  private running = 0;
-  private readonly queue: (() => void)[] = [];
+  private readonly work: WorkQueue;
   private dummy: Promise<string> | undefined;
 
   constructor(
-    private readonly limits: {
-      running: number;
-      waiting: number;
-      retryAfterSeconds?: number;
-    } = ACCOUNT_LIMITS.passwordHashes,
+    limits: WorkLimits = ACCOUNT_LIMITS.passwordHashes,
     private readonly argon: Argon = argon2id,
-  ) {}
+  ) {
+    this.work = new WorkQueue(limits, SERVER_BUSY);
+  }
 
   hash(password: string): Promise<string> {
-    return this.bounded(() => this.argon.hash(password));
+    return this.work.run(() => this.argon.hash(password));
   }
 
   /** Verifies against a stored hash; with none, spends the same work so timing reveals nothing. */
   verify(stored: string | null, password: string): Promise<boolean> {
-    return this.bounded(async () => {
+    return this.work.run(async () => {
       if (stored) return this.argon.verify(stored, password).catch(() => false);
       this.dummy ??= this.argon.hash('not a real password');
       await this.argon.verify(await this.dummy, password).catch(() => false);
       return false;
     });
-  }
-
-  private async bounded<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running < this.limits.running) {
-      this.running += 1;
-    } else if (this.queue.length < this.limits.waiting) {
-      // The slot is handed over by the work that ends (see below): `running` stays as it is.
-      await new Promise<void>((resolve) => this.queue.push(resolve));
-    } else {
-      throw new ServiceUnavailableError(SERVER_BUSY, this.limits.retryAfterSeconds ?? 1);
-    }
-    try {
-      return await work();
-    } finally {
-      const next = this.queue.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
   }
 }

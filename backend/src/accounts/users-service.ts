@@ -14,8 +14,7 @@ import {
   ValidationError,
 } from '../core/errors';
 import type { RateLimit } from '../core/limiter';
-import { variantKey, type ImageStore } from '../images';
-import { processImage } from '../images';
+import { variantKey, type ImageStore, type ImageUploads } from '../images';
 import { limitKey } from './limits';
 import type { LoginGuard } from './login-guard';
 import type { PasswordHasher } from './passwords';
@@ -29,6 +28,8 @@ export interface UsersServiceDeps {
   users: UsersRepository;
   wallet: WalletAuth;
   images: ImageStore;
+  /** Every avatar goes through it: the per-user limit and the image queue. */
+  uploads: ImageUploads;
   loginGuard: LoginGuard;
   /** Wallet sign-in requests per client address: each one stores a row. */
   nonceLimit: RateLimit;
@@ -158,7 +159,7 @@ export class UsersService {
 
   async setAvatar(viewer: Viewer, id: string, upload: Buffer): Promise<LolgramUser> {
     assertSelf(viewer, id, 'You can only change your own avatar');
-    const { full, copies } = await processImage(upload, { square: true });
+    const { full, copies } = await this.deps.uploads.avatar(viewer.id, upload);
     const key = `avatars/${id}/${randomUUID()}.jpg`;
     const widths = copies.map((copy) => copy.width);
     await Promise.all([

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config';
+import { keepNewFilesPrivate } from './private-files';
 
 /** The configuration, or a one-line message naming the bad variable and exit code 1. */
 export function loadConfigOrExit(): Config {
@@ -15,6 +16,7 @@ export function loadConfigOrExit(): Config {
 
 /** Runs a command-line program: a failure prints one line, not a stack trace, and exits 1. */
 export function runCli(main: () => Promise<void>): void {
+  keepNewFilesPrivate();
   main().catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

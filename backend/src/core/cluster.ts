@@ -16,6 +16,7 @@ import { openDatabase } from './db';
 import { createHttpServer } from './http-server';
 import type { Logger } from './logger';
 import { metricsListener } from './metrics';
+import { openPrivateDataDir } from './private-files';
 import { runMigrations } from './migrate';
 import { resolveSessionSecret } from './secret';
 import { runningLine } from './startup-line';
@@ -47,8 +48,9 @@ const isReady = (message: unknown): message is ReadyMessage =>
 export async function runCluster(config: Config, logger: Logger): Promise<void> {
   // Before the first fork; SCHED_RR is Node's default except on Windows.
   cluster.schedulingPolicy = cluster.SCHED_RR;
-  // Once for the machine, not by every worker at once: the migrations (their lock refuses a
-  // second runner rather than waiting) and a generated session secret.
+  // Once for the machine, not by every worker at once: DATA_DIR's modes, the migrations (their
+  // lock refuses a second runner rather than waiting) and a generated session secret.
+  await openPrivateDataDir(config.DATA_DIR, logger);
   const db = await openDatabase(
     { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 },
     logger,

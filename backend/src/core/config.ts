@@ -213,6 +213,8 @@ export const envSchema = z
     MODERATION_REPORTS_PER_HOUR: positiveInt(20),
     /** Unset: LOLGram's own limit (lolgram/limits.ts). */
     SIGNUPS_PER_HOUR: wholeAboveZero().optional(),
+    /** Unset: LOLGram's own limit (lolgram/limits.ts). */
+    UPLOADS_PER_HOUR: wholeAboveZero().optional(),
     MODERATION_IMAGE_CHECK: z
       .enum(['on', 'off'])
       .default('on')

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE } from './private-files';
 
 /**
  * Who holds a lock: a pid alone is not enough, because after a crash the system may give the same
@@ -73,7 +74,7 @@ export async function lockDirectory(
   const me = JSON.stringify(currentHolder());
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      await fs.writeFile(lockPath, me, { flag: 'wx' });
+      await fs.writeFile(lockPath, me, { flag: 'wx', mode: PRIVATE_FILE_MODE });
       return () => fs.rm(lockPath, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

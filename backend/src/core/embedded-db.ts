@@ -5,6 +5,7 @@ import pg from 'pg';
 import { lockDirectory } from './data-dir-lock';
 import type { Database } from './database';
 import type { Logger } from './logger';
+import { PRIVATE_DIR_MODE, restrictToOwner } from './private-files';
 
 // The socket server queues each protocol message, not each query cycle, so two connections would
 // interleave their Parse/Bind/Execute messages in PGlite's single session: one connection it is.
@@ -14,7 +15,7 @@ const SOCKET_PORT = 5432;
 /** The embedded Postgres: PGlite under `dataDir`, reached by pg through a private unix socket. */
 export async function openEmbeddedDatabase(dataDir: string, logger: Logger): Promise<Database> {
   const dir = path.join(dataDir, 'pgdata');
-  await fs.mkdir(dir, { recursive: true });
+  await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   // PGlite is a single-process Postgres: a second process opening the same files would corrupt
   // them. The lock keeps the server, `npm run migrate` and `npm run admin` apart.
   const releaseLock = await lockDirectory(
@@ -30,6 +31,12 @@ export async function openEmbeddedDatabase(dataDir: string, logger: Logger): Pro
       import('@electric-sql/pglite-socket'),
     ]);
     const db = await PGlite.create(dir);
+    // PGlite's file system applies a umask of its own (022) and sets each new file's mode after
+    // creating it, whatever this process's umask: the files of a new database come out 0666. They
+    // are taken back now, and what it wrote while running when it closes (until then, inside
+    // directories nobody else may enter).
+    const { changed } = await restrictToOwner(dir);
+    logger.debug({ dir, changed }, 'embedded Postgres files made readable by this user only');
     // A unix socket in a directory only this user can enter: no other local user can connect.
     const server = new PGLiteSocketServer({
       db,
@@ -59,6 +66,7 @@ export async function openEmbeddedDatabase(dataDir: string, logger: Logger): Pro
         await pool.end();
         await server.stop();
         await db.close();
+        await restrictToOwner(dir);
         await fs.rm(socketDir, { recursive: true, force: true });
         await releaseLock();
       },

@@ -16,6 +16,7 @@ import { Metrics, metricsEndpoint, metricsListener } from './metrics';
 import { runMigrations } from './migrate';
 import { sameOriginHandshakes, sameOriginRawWrites } from './origin';
 import type { ProxyTrust } from './proxy-trust';
+import { openPrivateDataDir } from './private-files';
 import { openAdapterClients, openRedis, type Redis } from './redis';
 import { resolveSessionSecret } from './secret';
 import { routeSessionsToOwners } from './session-routing';
@@ -59,6 +60,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const metrics = new Metrics();
   const { worker } = options;
+  // A cluster's primary did it before it forked the workers.
+  if (!worker) await openPrivateDataDir(config.DATA_DIR, logger);
   const db = await openDatabase(
     {
       databaseUrl: config.DATABASE_URL,

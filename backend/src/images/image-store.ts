@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files';
 
 /**
  * Where image bytes live: local disk by default, an S3-compatible bucket when several nodes serve
@@ -62,10 +63,10 @@ export class LocalImageStore implements ImageStore {
 
   async put(key: string, bytes: Buffer): Promise<void> {
     const file = this.file(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     // Written aside and renamed, so that a reader never sees half a file.
     const temp = `${file}.${process.pid}.tmp`;
-    await fs.writeFile(temp, bytes);
+    await fs.writeFile(temp, bytes, { mode: PRIVATE_FILE_MODE });
     await fs.rename(temp, file);
   }
 
@@ -85,7 +86,7 @@ export class LocalImageStore implements ImageStore {
 
   async check(): Promise<void> {
     try {
-      await fs.mkdir(this.root, { recursive: true });
+      await fs.mkdir(this.root, { recursive: true, mode: PRIVATE_DIR_MODE });
       await fs.access(this.root, fs.constants.W_OK);
     } catch (error) {
       throw new Error(

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { Accounts } from '../accounts';
 import { NotFoundError } from '../core/errors';
 import type { Feature, FeatureDeps } from '../core/feature';
-import { isImageKey, type ImageStore } from '../images';
+import { isImageKey, type Images } from '../images';
 import { createModeration } from './moderation';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
@@ -17,7 +17,7 @@ export type { ImageClassifier } from './moderation/scoring';
 
 export interface LolgramParts {
   accounts: Accounts;
-  images: ImageStore;
+  images: Images;
   /** Moderation's image classifier; built from MODERATION_IMAGE_CHECK when not given. */
   imageClassifier?: ImageClassifier | null;
 }
@@ -25,7 +25,7 @@ export interface LolgramParts {
 /** LOLGram: posts with their images, follows, LOLs and views, and their moderation. */
 export function createLolgramFeature(
   deps: FeatureDeps,
-  { accounts, images, imageClassifier }: LolgramParts,
+  { accounts, images: { store: images, uploads }, imageClassifier }: LolgramParts,
 ): Feature {
   const { db } = deps;
   // New posts and moderation decisions both change the feed: they share its cache.
@@ -37,8 +37,13 @@ export function createLolgramFeature(
     feedCache,
     imageClassifier,
   });
-  const posts = new PostsService(db.pool, postsRepository, images, feedCache, (post, image) =>
-    moderation.service.scoreLater(post.id, image, post.caption),
+  const posts = new PostsService(
+    db.pool,
+    postsRepository,
+    images,
+    uploads,
+    feedCache,
+    (post, image) => moderation.service.scoreLater(post.id, image, post.caption),
   );
   const follows = new FollowsService(
     db.pool,

@@ -50,6 +50,22 @@ export async function makeJpeg(
   return image.toBuffer();
 }
 
+/**
+ * An RGBA PNG of one colour: a few hundred kB however many pixels it declares. Interlaced (Adam7),
+ * its decoder must hold every pixel at once; 16-bit, each pixel takes twice the bytes.
+ */
+export function makePng(
+  width: number,
+  height: number,
+  options: { interlaced?: boolean; sixteenBit?: boolean } = {},
+): Promise<Buffer> {
+  const image = sharp({
+    create: { width, height, channels: 4, background: { r: 250, g: 190, b: 40, alpha: 0.5 } },
+  });
+  if (options.sixteenBit) image.toColourspace('rgb16');
+  return image.png({ compressionLevel: 9, progressive: options.interlaced ?? false }).toBuffer();
+}
+
 export function makePost(account: Account, image: Buffer, fields: Record<string, string> = {}) {
   const req = account.agent
     .post('/api/lolgram/posts')

@@ -3,8 +3,13 @@ import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
-import { postIdOfImageKey, variantKey, variantOf, type ImageStore } from '../../images';
-import { processImage } from '../../images';
+import {
+  postIdOfImageKey,
+  variantKey,
+  variantOf,
+  type ImageStore,
+  type ImageUploads,
+} from '../../images';
 import type { FeedCache } from './feed-cache';
 import { parseCursor } from './post-cursor';
 import type { ImageAccess, PostsRepository } from './posts-repository';
@@ -17,6 +22,7 @@ export class PostsService {
     private readonly pool: pg.Pool,
     private readonly posts: PostsRepository,
     private readonly images: ImageStore,
+    private readonly uploads: ImageUploads,
     private readonly feedCache: FeedCache,
     /** Told of every new post (the automatic moderation check, which makes it public or not). */
     private readonly onCreated: (post: Post, image: Buffer) => void = () => undefined,
@@ -28,9 +34,7 @@ export class PostsService {
     upload: Buffer,
   ): Promise<Post> {
     if (fields.userId !== viewer.id) throw new ForbiddenError('You can only post as yourself');
-    const { full, thumbnail, copies, thumbnailCopies } = await processImage(upload, {
-      square: false,
-    });
+    const { full, thumbnail, copies, thumbnailCopies } = await this.uploads.post(viewer.id, upload);
     const id = randomUUID();
     const imageKey = `posts/${id}/${randomUUID()}-full.jpg`;
     const thumbnailKey = `posts/${id}/${randomUUID()}-thumb.jpg`;
