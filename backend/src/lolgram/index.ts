@@ -4,9 +4,10 @@ import { NotFoundError } from '../core/errors';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { sameOriginWrites } from '../core/origin';
 import { isImageKey, type ImageStore } from '../images';
-import { createModeration } from './moderation';
+import { createModeration, imageClassifierFor, moderatedPosts, PostScorer } from './moderation';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
+import { handlePostEvents } from './posts/post-handlers';
 import { PostsRepository } from './posts/posts-repository';
 import { feedFastRoute, imagesRouter, postsRouter } from './posts/posts-routes';
 import { PostsService } from './posts/posts-service';
@@ -28,26 +29,32 @@ export function createLolgramFeature(
   deps: FeatureDeps,
   { accounts, images, imageClassifier }: LolgramParts,
 ): Feature {
-  const { config, db } = deps;
-  // New posts and moderation decisions both change the feed: they share its cache.
+  const { config, db, events, logger } = deps;
   const feedCache = new FeedCache();
   const postsRepository = new PostsRepository(db.pool, accounts.users);
+  const classifier = imageClassifier !== undefined ? imageClassifier : imageClassifierFor(config);
   const moderation = createModeration(deps, {
-    images,
     posts: postsRepository,
-    feedCache,
-    imageClassifier,
+    // What LOLGram moderates: its posts, checked by their image and caption.
+    contentTypes: [
+      moderatedPosts({
+        posts: postsRepository,
+        images,
+        scorer: new PostScorer(classifier, logger),
+        events,
+      }),
+    ],
+    imageClassifier: classifier,
   });
-  const posts = new PostsService(db.pool, postsRepository, images, feedCache, (post, image) =>
-    moderation.service.scoreLater(post.id, image, post.caption),
-  );
+  const posts = new PostsService(db.pool, postsRepository, images, feedCache, events);
+  handlePostEvents(events, { feedCache });
   const follows = new FollowsService(
     db.pool,
     new FollowsRepository(db.pool),
     accounts.users,
     accounts.service,
+    events,
   );
-
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {
     if (!isImageKey(req.path.slice(1))) throw new NotFoundError('Image not found');
@@ -66,6 +73,6 @@ export function createLolgramFeature(
       await images.check();
       moderation.start();
     },
-    close: () => moderation.service.settled(),
+    close: () => moderation.settled(),
   };
 }

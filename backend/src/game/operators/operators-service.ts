@@ -8,10 +8,12 @@ import {
 import type pg from 'pg';
 import type { Admin } from '../../accounts';
 import { withTransaction } from '../../core/db';
+import type { EventBus } from '../../core/events';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { isId } from '../../core/ids';
 import { GameRepository } from '../repository';
 import type { GameStore } from '../store';
+import './events';
 import type { OperatorsRepository } from './operators-repository';
 
 const EXPORT_PAGE = 2000;
@@ -27,6 +29,7 @@ export class OperatorsService {
     private readonly repo: OperatorsRepository,
     private readonly game: GameRepository,
     private readonly store: GameStore,
+    private readonly events: EventBus,
   ) {}
 
   players(search: string, sort: PlayerSort, limit: number, offset: number): Promise<PlayersPage> {
@@ -67,6 +70,7 @@ export class OperatorsService {
     });
     if (outcome === 'missing') throw new NotFoundError('Player not found');
     await this.store.setFrozen(id, frozen);
+    if (outcome === 'changed') this.events.emit('player.frozen', { playerId: id, frozen });
     if (outcome === 'unchanged') {
       throw new ConflictError(
         frozen ? 'This player is frozen already' : 'This player is not frozen',
