@@ -9,3 +9,4 @@ export * from './board-delta';
 export * from './lolgram';
 export * from './admin';
 export * from './game-operators';
+export * from './live';

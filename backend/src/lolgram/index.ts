@@ -4,6 +4,7 @@ import { NotFoundError } from '../core/errors';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { sameOriginWrites } from '../core/origin';
 import { isImageKey, type ImageStore } from '../images';
+import type { Live } from '../live';
 import { createModeration, imageClassifierFor, moderatedPosts, PostScorer } from './moderation';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
@@ -20,6 +21,7 @@ export type { ImageClassifier } from './moderation/scoring';
 export interface LolgramParts {
   accounts: Accounts;
   images: ImageStore;
+  live: Live;
   /** Moderation's image classifier; built from MODERATION_IMAGE_CHECK when not given. */
   imageClassifier?: ImageClassifier | null;
 }
@@ -27,7 +29,7 @@ export interface LolgramParts {
 /** LOLGram: posts with their images, follows, LOLs and views, and their moderation. */
 export function createLolgramFeature(
   deps: FeatureDeps,
-  { accounts, images, imageClassifier }: LolgramParts,
+  { accounts, images, live, imageClassifier }: LolgramParts,
 ): Feature {
   const { config, db, events, logger } = deps;
   const feedCache = new FeedCache();
@@ -47,7 +49,7 @@ export function createLolgramFeature(
     imageClassifier: classifier,
   });
   const posts = new PostsService(db.pool, postsRepository, images, feedCache, events);
-  handlePostEvents(events, { feedCache });
+  handlePostEvents(events, { feedCache, live });
   const follows = new FollowsService(
     db.pool,
     new FollowsRepository(db.pool),
