@@ -17,7 +17,7 @@ import {
   type Account,
 } from '../lolgram/builders';
 import { makeAdmin } from '../lolgram/moderation/builders';
-import { liveClients } from './live-client';
+import { connectLive, liveClients } from './live-client';
 
 const SECRET = 'test-secret-test-secret-test-secret-0123';
 const PROFANE = 'this meme is fucking hilarious';
@@ -163,6 +163,16 @@ describe('the signed-in live channel', () => {
     for (let i = 0; i < SOCKET_REFUSALS_BEFORE_DISCONNECT; i += 1) {
       client.socket.emit('no-such-event', i);
     }
+    expect(await client.ended).toBe('io server disconnect');
+  });
+});
+
+describe('a server that stops', () => {
+  it('ends its live sockets, and stops', async () => {
+    const server = await startTestServer();
+    const account = await makeAccount(server.url);
+    const client = await connectLive(server.url, account.cookie);
+    await server.stop();
     expect(await client.ended).toBe('io server disconnect');
   });
 });
