@@ -69,9 +69,9 @@ export class ModerationService {
     const previews = new Map(
       await Promise.all(
         this.types.all().map(async (type) => {
-          const ids = pending.filter((item) => item.contentType === type.type);
+          const items = pending.filter((item) => item.contentType === type.type);
           const found =
-            ids.length > 0 ? await type.previews(ids.map((item) => item.contentId)) : new Map();
+            items.length > 0 ? await type.previews(items.map((item) => item.contentId)) : new Map();
           return [type.type, found] as const;
         }),
       ),

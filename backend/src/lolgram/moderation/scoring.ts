@@ -78,10 +78,6 @@ export class PostScorer {
     return { score: Math.min(1, score), reasons, complete };
   }
 
-  async warmUp(): Promise<void> {
-    await this.images?.warmUp();
-  }
-
   imageCheckState(): ImageCheckState {
     return this.images ? this.images.state() : 'off';
   }
