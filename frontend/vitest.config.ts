@@ -17,6 +17,7 @@ export default defineProject({
       'test/setup/toasts.ts',
       'test/setup/matchers.ts',
       'test/setup/answers.ts',
+      'test/setup/live.ts',
     ],
   },
 });

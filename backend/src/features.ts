@@ -2,12 +2,13 @@ import { createAccounts } from './accounts';
 import type { Feature, FeatureDeps } from './core/feature';
 import { createGameFeature } from './game';
 import { createImages } from './images';
+import { createLive } from './live';
 import { createLolgramFeature, type ImageClassifier } from './lolgram';
 
 /**
  * The product, wired to the storage chosen at start-up: the modules several features share
- * (images, accounts), then the features (the game, LOLGram). Core knows none of them: the server
- * is handed this function.
+ * (images, accounts, the signed-in live channel), then the features (the game, LOLGram). Core
+ * knows none of them: the server is handed this function.
  */
 export async function createFeatures(
   deps: FeatureDeps,
@@ -17,9 +18,11 @@ export async function createFeatures(
   // Built once: posts, avatars and moderation read and write images in this one store.
   const images = createImages(deps);
   const accounts = createAccounts(deps, images);
+  const live = createLive(deps, accounts);
   return [
     accounts,
+    live,
     await createGameFeature(deps, { adminOnly: accounts.adminOnly }),
-    createLolgramFeature(deps, { accounts, images, imageClassifier }),
+    createLolgramFeature(deps, { accounts, images, live, imageClassifier }),
   ];
 }

@@ -4,6 +4,7 @@ import {
   boardsSnapshotSchema,
   compactTapAckSchema,
   gameEvents,
+  liveEventSchemas,
   tapAllowanceSchema,
   tapSyncAckSchema,
   watchAckSchema,
@@ -18,6 +19,9 @@ const ANSWERS: Record<string, Schema> = {
   [gameEvents.sync]: tapSyncAckSchema,
   [gameEvents.watch]: watchAckSchema,
 };
+
+/** What the server pushes on the signed-in live channel. */
+const LIVE_PUSHES: Record<string, Schema> = liveEventSchemas;
 
 /** What the server pushes to the game screen (whole boards until its first `watch`). */
 const PUSHES: Record<string, Schema> = {
@@ -46,4 +50,9 @@ export function checkedSocketAnswer(event: string, answer: unknown): unknown {
 /** Checks a stubbed push of the game channel against the shared schema of its event. */
 export function checkPush(event: string, payload: unknown): void {
   check('push', PUSHES, event, payload);
+}
+
+/** Checks a stubbed push of the live channel against the shared schema of its event. */
+export function checkLivePush(event: string, payload: unknown): void {
+  check('push', LIVE_PUSHES, event, payload);
 }

@@ -67,26 +67,50 @@ export const moderationDecisionAnswerSchema = z.object({
 });
 export type ModerationDecisionAnswer = z.infer<typeof moderationDecisionAnswerSchema>;
 
-/** A queue item with what a moderator needs to decide without leaving the page. */
-export const moderationQueueEntrySchema = z.object({
+/**
+ * What moderation knows how to check, queue and decide. A new kind of content joins the list with
+ * its preview below, a scorer and an adapter on the server, and a renderer on the dashboard.
+ */
+export const MODERATED_CONTENT_TYPES = ['post'] as const;
+export const moderatedContentTypeSchema = z.enum(MODERATED_CONTENT_TYPES);
+export type ModeratedContentType = z.infer<typeof moderatedContentTypeSchema>;
+
+/** What the dashboard shows of a post under review. */
+export const postPreviewSchema = z.object({
+  caption: z.string(),
+  thumbnailUrl: z.string(),
+  imageUrl: z.string(),
+  username: z.string(),
+  status: z.string(),
+});
+export type PostPreview = z.infer<typeof postPreviewSchema>;
+
+const queueEntryFields = {
   id: z.string(),
-  contentType: z.string(),
   contentId: z.string(),
   aiScore: z.string(),
   reason: z.string(),
   createdAt: z.string(),
   reportCount: z.number().int(),
-  post: z
-    .object({
-      caption: z.string(),
-      thumbnailUrl: z.string(),
-      imageUrl: z.string(),
-      username: z.string(),
-      status: z.string(),
-    })
-    .nullable(),
-});
+};
+
+/**
+ * A queue item with what a moderator needs to decide without leaving the page: its content's
+ * preview under the content type's own name (null when the content is gone).
+ */
+export const moderationQueueEntrySchema = z.discriminatedUnion('contentType', [
+  z.object({
+    ...queueEntryFields,
+    contentType: z.literal('post'),
+    post: postPreviewSchema.nullable(),
+  }),
+]);
 export type ModerationQueueEntry = z.infer<typeof moderationQueueEntrySchema>;
+/** The queue item of one content type, with its preview. */
+export type QueueEntryOf<T extends ModeratedContentType> = Extract<
+  ModerationQueueEntry,
+  { contentType: T }
+>;
 
 export const popularQuerySchema = z.object({
   timeframe: analyticsTimeframeSchema.default(ANALYTICS_DEFAULT_TIMEFRAME),

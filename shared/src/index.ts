@@ -11,3 +11,4 @@ export * from './ranks';
 export * from './lolgram';
 export * from './admin';
 export * from './game-operators';
+export * from './live';

@@ -16,7 +16,7 @@ import { resolveViewer } from './viewer';
 import { WalletAuth } from './wallet-auth';
 
 export { adminOf, isAdmin, requireAdmin, type Admin } from './admin';
-export { SESSION_COOKIE, type SessionStore, type Viewer } from './sessions';
+export { SESSION_COOKIE, type Session, type SessionStore, type Viewer } from './sessions';
 export { requireViewer, signedInOnly, viewerOf, viewKey } from './viewer';
 export type { UsersRepository } from './users-repository';
 export type { UsersService } from './users-service';
@@ -43,7 +43,7 @@ export interface Accounts extends Feature {
 export function createAccounts(deps: FeatureDeps, images: Images): Accounts {
   const { config, db, redis, logger } = deps;
   const users = new UsersRepository(db.pool);
-  const sessions = new SessionStore(db.pool);
+  const sessions = new SessionStore(db.pool, deps.events);
   const wallet = new WalletAuth(db.pool);
   const limits = createRateLimits(redis, config.REDIS_PREFIX);
   const service = new UsersService({

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LOLGRAM_SESSION_LIFETIME_MS, type AuthMethod } from '@tapgram/shared';
 import type { Request, Response } from 'express';
 import type { Queryable } from '../core/db';
+import type { EventBus } from '../core/events';
+import './events';
 
 export const SESSION_COOKIE = 'lg_session';
 
@@ -12,11 +14,21 @@ export interface Viewer {
   authMethod: AuthMethod;
 }
 
+/** A session as a long-lived connection holds it: who, until when, and its stored id. */
+export interface Session {
+  id: string;
+  viewer: Viewer;
+  expiresAt: Date;
+}
+
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Server-side sign-in sessions: the cookie holds a random token, the database only its hash. */
 export class SessionStore {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly events: EventBus,
+  ) {}
 
   async start(res: Response, req: Request, userId: string, authMethod: AuthMethod): Promise<void> {
     // A fresh token at every sign-in, and the old one (if any) ends: no session fixation.
@@ -45,7 +57,13 @@ export class SessionStore {
 
   private async forget(req: Request): Promise<void> {
     const token = tokenOf(req);
-    if (token) await this.db.query('DELETE FROM auth_sessions WHERE id = $1', [digest(token)]);
+    if (!token) return;
+    const { rows } = await this.db.query<{ id: string; user_id: string }>(
+      'DELETE FROM auth_sessions WHERE id = $1 RETURNING id, user_id',
+      [digest(token)],
+    );
+    const ended = rows[0];
+    if (ended) this.events.emit('session.ended', { userId: ended.user_id, sessionId: ended.id });
   }
 
   viewer(req: Request): Promise<Viewer | null> {
@@ -54,13 +72,21 @@ export class SessionStore {
   }
 
   async viewerByToken(token: string): Promise<Viewer | null> {
-    const { rows } = await this.db.query<Viewer>(
-      `SELECT u.id, u.username, u.role, s.auth_method AS "authMethod"
+    return (await this.session(token))?.viewer ?? null;
+  }
+
+  /** The session a token stands for, while it lasts. */
+  async session(token: string): Promise<Session | null> {
+    const { rows } = await this.db.query<Viewer & { sessionId: string; expiresAt: Date }>(
+      `SELECT u.id, u.username, u.role, s.auth_method AS "authMethod",
+              s.id AS "sessionId", s.expires_at AS "expiresAt"
          FROM auth_sessions s JOIN lolgram_users u ON u.id = s.user_id
         WHERE s.id = $1 AND s.expires_at > now()`,
       [digest(token)],
     );
-    return rows[0] ?? null;
+    if (!rows[0]) return null;
+    const { sessionId, expiresAt, ...viewer } = rows[0];
+    return { id: sessionId, viewer, expiresAt };
   }
 
   /** Deletes sessions past their expiry; they no longer sign anyone in. */

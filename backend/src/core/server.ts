@@ -200,9 +200,9 @@ export async function startServer(
       const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       const force = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      // This process's players only: through the Redis adapter, io.disconnectSockets would drop
-      // every player on every process.
-      io.local.disconnectSockets(true);
+      // This process's sockets only, of every namespace (an open WebSocket holds the HTTP server
+      // open): through the Redis adapter, io.disconnectSockets would drop every process's.
+      for (const namespace of io._nsps.values()) namespace.local.disconnectSockets(true);
       await stopped;
       await metricsStopped;
       clearTimeout(force);

@@ -1,4 +1,4 @@
-import type { Server as SocketServer } from 'socket.io';
+import type { Namespace, Server as SocketServer } from 'socket.io';
 import { TokenBuckets } from './token-bucket';
 import type { Logger } from './logger';
 
@@ -15,16 +15,24 @@ export const SOCKET_REFUSALS_BEFORE_DISCONNECT = 50;
 const TOO_MANY_MESSAGES = 'Too many messages, slow down';
 
 /**
- * Counts every incoming message of every socket before any handler runs. A message beyond the
- * limit does no work: it is answered 429 when it asks for an answer, dropped otherwise. A socket
- * is bound to one process, so the count is kept in memory.
+ * Counts every incoming message of every socket, in every namespace (those made later too),
+ * before any handler runs. A message beyond the limit does no work: it is answered 429 when it
+ * asks for an answer, dropped otherwise. A socket is bound to one process, so the count is kept
+ * in memory.
  */
 export function limitSocketMessages(
   io: SocketServer,
   { logger, now = Date.now }: { logger: Logger; now?: () => number },
 ): void {
+  const limitEach = (namespace: Namespace) => limitNamespace(namespace, logger, now);
+  limitEach(io.of('/'));
+  // Told synchronously as io.of() makes a namespace: before its own handlers are added.
+  io.on('new_namespace', limitEach);
+}
+
+function limitNamespace(namespace: Namespace, logger: Logger, now: () => number): void {
   const limit = { perSecond: SOCKET_MESSAGES_PER_SECOND, burst: SOCKET_MESSAGE_BURST };
-  io.on('connection', (socket) => {
+  namespace.on('connection', (socket) => {
     const bucket = new TokenBuckets(limit, now);
     let refusals = 0;
     socket.use((packet, next) => {
@@ -40,6 +48,7 @@ export function limitSocketMessages(
         logger.warn(
           {
             socket: socket.id,
+            namespace: namespace.name,
             address: socket.handshake.address,
             forwardedFor: socket.handshake.headers['x-forwarded-for'],
           },

@@ -26,7 +26,7 @@ export interface GameParts {
  * operators' side (signals, freezing, the export) for admins.
  */
 export async function createGameFeature(
-  { config, logger, db, redis, metrics, secret, now = Date.now }: FeatureDeps,
+  { config, logger, db, redis, events, metrics, secret, now = Date.now }: FeatureDeps,
   { adminOnly }: GameParts,
 ): Promise<Feature> {
   const repo = new GameRepository(db.pool);
@@ -64,6 +64,7 @@ export async function createGameFeature(
     new OperatorsRepository(db.pool, suspicionRules(config), today),
     repo,
     store,
+    events,
   );
   const router = Router();
   router.use(

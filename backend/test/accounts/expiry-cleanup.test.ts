@@ -39,7 +39,10 @@ describe('cleanup of expired nonces and sessions', () => {
   it('deletes expired nonces and sessions and keeps live ones', async () => {
     const { stale, fresh } = await seed();
     const cleanup = createExpiryCleanup(
-      { nonces: new WalletAuth(server.db.pool), sessions: new SessionStore(server.db.pool) },
+      {
+        nonces: new WalletAuth(server.db.pool),
+        sessions: new SessionStore(server.db.pool, server.events),
+      },
       createLogger('silent'),
       60_000,
     );
@@ -66,7 +69,7 @@ describe('cleanup of expired nonces and sessions', () => {
             return nonces.deleteExpired(now);
           },
         },
-        sessions: new SessionStore(server.db.pool),
+        sessions: new SessionStore(server.db.pool, server.events),
       },
       createLogger('silent'),
       50,

@@ -10,6 +10,17 @@ export interface Account {
   agent: TestAgent;
   user: LolgramUser;
   password: string;
+  /** The session cookie the sign-up set ("lg_session=..."), for a client other than the agent. */
+  cookie: string;
+}
+
+/** The session cookie an answer sets, as a Cookie header sends it. */
+export function sessionCookieOf(res: { headers: Record<string, unknown> }): string {
+  const set = res.headers['set-cookie'];
+  const cookies = (Array.isArray(set) ? set : [String(set)]) as string[];
+  const session = cookies.find((cookie) => cookie.startsWith('lg_session='));
+  if (!session) throw new Error('no session cookie set');
+  return session.split(';')[0];
 }
 
 export function makeName(prefix = 'u'): string {
@@ -22,7 +33,7 @@ export async function makeAccount(url: string, username = makeName()): Promise<A
   const password = 'correct horse battery';
   const res = await agent.post('/api/lolgram/users/create').send({ username, password });
   if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
-  return { agent, user: res.body, password };
+  return { agent, user: res.body, password, cookie: sessionCookieOf(res) };
 }
 
 export async function makeJpeg(

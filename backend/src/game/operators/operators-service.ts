@@ -9,10 +9,12 @@ import {
 import type pg from 'pg';
 import type { Admin } from '../../accounts';
 import { withTransaction } from '../../core/db';
+import type { EventBus } from '../../core/events';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { isId } from '../../core/ids';
 import { GameRepository } from '../repository';
 import type { GameStore } from '../store';
+import './events';
 import type { OperatorsRepository } from './operators-repository';
 
 const EXPORT_PAGE = 2000;
@@ -28,6 +30,7 @@ export class OperatorsService {
     private readonly repo: OperatorsRepository,
     private readonly game: GameRepository,
     private readonly store: GameStore,
+    private readonly events: EventBus,
   ) {}
 
   players(search: string, sort: PlayerSort, limit: number, offset: number): Promise<PlayersPage> {
@@ -70,6 +73,10 @@ export class OperatorsService {
     });
     if (outcome === 'missing') throw new NotFoundError('Player not found');
     const completed = await this.store.setFrozen(id, frozen);
+    // A retry that completed what an earlier call left half-done tells of the change too.
+    if (outcome === 'changed' || completed) {
+      this.events.emit('player.frozen', { playerId: id, frozen });
+    }
     if (outcome === 'unchanged' && !completed) {
       throw new ConflictError(
         frozen ? 'This player is frozen already' : 'This player is not frozen',

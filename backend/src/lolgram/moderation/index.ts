@@ -1,67 +1,74 @@
 import type { FeatureDeps } from '../../core/feature';
-import type { ImageStore } from '../../images';
-import type { FeedCache } from '../posts/feed-cache';
 import type { PostsRepository } from '../posts/posts-repository';
+import { ContentChecker } from './content-checker';
+import { ContentTypes, type ModeratedContent } from './content-types';
 import { moderationRouter } from './moderation-routes';
 import { ModerationService } from './moderation-service';
 import { NsfwClassifier } from './nsfw-classifier';
-import { PostChecker } from './post-checker';
 import { QueueRepository } from './queue-repository';
-import { PostScorer, type ImageClassifier } from './scoring';
+import type { ImageClassifier } from './scoring';
 import { StatsRepository } from './stats-repository';
 
-export interface ModerationParts {
-  images: ImageStore;
-  posts: PostsRepository;
-  /** Moderation decisions change what the feed shows: its shared first page is dropped. */
-  feedCache: FeedCache;
-  /** Built from MODERATION_IMAGE_CHECK when not given; null: none. */
-  imageClassifier?: ImageClassifier | null;
+export { moderatedPosts } from './moderated-posts';
+export { PostScorer, type ImageClassifier } from './scoring';
+
+/** The image classifier MODERATION_IMAGE_CHECK asks for (null: none). */
+export function imageClassifierFor(config: FeatureDeps['config']): ImageClassifier | null {
+  return config.MODERATION_IMAGE_CHECK ? new NsfwClassifier() : null;
 }
 
-/** Moderation: checking new posts, reports, the queue, decisions, analytics. */
+export interface ModerationParts {
+  /** Reports are of posts: their author and visibility. */
+  posts: PostsRepository;
+  /** What this server moderates, each kind with its adapter. */
+  contentTypes: ModeratedContent[];
+  /** The image check, if any: warmed up at start, its state on the dashboard. */
+  imageClassifier: ImageClassifier | null;
+}
+
+/** Moderation: the automatic check of new content, reports, the queue, decisions, analytics. */
 export function createModeration(
-  { config, logger, db, redis }: FeatureDeps,
-  { images, posts, feedCache, imageClassifier }: ModerationParts,
+  { config, logger, db, redis, events }: FeatureDeps,
+  { posts, contentTypes, imageClassifier }: ModerationParts,
 ) {
   const queue = new QueueRepository(db.pool);
-  const onVisibilityChange = () => feedCache.clear();
-  const classifier =
-    imageClassifier !== undefined
-      ? imageClassifier
-      : config.MODERATION_IMAGE_CHECK
-        ? new NsfwClassifier()
-        : null;
-  const checker = new PostChecker(
+  const types = new ContentTypes(contentTypes);
+  const checker = new ContentChecker(
     db.pool,
-    posts,
     queue,
-    new PostScorer(classifier, logger),
-    images,
+    types,
     {
       queueThreshold: config.MODERATION_QUEUE_THRESHOLD,
       holdThreshold: config.MODERATION_HOLD_THRESHOLD,
     },
     logger,
-    onVisibilityChange,
   );
   const service = new ModerationService(
     db.pool,
     queue,
     posts,
-    checker,
+    types,
     { reportsPerHour: config.MODERATION_REPORTS_PER_HOUR },
-    onVisibilityChange,
+    events,
   );
-
+  const imageCheckState = () => imageClassifier?.state() ?? 'off';
   /** In the background: the image model loads and unfinished checks run again. */
   function start(): void {
+    imageClassifier?.warmUp().then(
+      () => logger.info({ imageCheck: imageCheckState() }, 'image check prepared'),
+      (err: unknown) => logger.error({ err }, 'image model failed to load; retried later'),
+    );
     checker.start();
   }
-
   return {
     service,
-    router: moderationRouter(service, new StatsRepository(db.pool), { db: db.pool, redis }),
+    router: moderationRouter(service, new StatsRepository(db.pool), {
+      db: db.pool,
+      redis,
+      imageCheckState,
+    }),
     start,
+    /** Resolves when the automatic checks in flight have finished (shutdown). */
+    settled: () => checker.settled(),
   };
 }

@@ -10,13 +10,14 @@ import type { Queryable } from '../../core/db';
 import type { Redis } from '../../core/redis';
 import { requireAdmin, requireViewer, viewerOf } from '../../accounts';
 import type { ModerationService } from './moderation-service';
+import type { ImageCheckState } from './scoring';
 import type { StatsRepository } from './stats-repository';
 
 /** Mounted inside the LOLGram router, after the viewer is resolved. */
 export function moderationRouter(
   service: ModerationService,
   stats: StatsRepository,
-  health: { db: Queryable; redis: Redis | null },
+  health: { db: Queryable; redis: Redis | null; imageCheckState: () => ImageCheckState },
 ): Router {
   const router = Router();
 
@@ -48,7 +49,7 @@ export function moderationRouter(
     ]);
     res.json({
       ...figures,
-      health: { ...readiness.checks, imageCheck: service.checker.imageCheckState() },
+      health: { ...readiness.checks, imageCheck: health.imageCheckState() },
     });
   });
 

@@ -3,9 +3,11 @@ import {
   type ModerationDecision,
   type ModerationDecisionAnswer,
   type ModerationQueueEntry,
+  type PostStatus,
   type ReportBody,
 } from '@tapgram/shared';
 import type pg from 'pg';
+import { requireAdmin, type Viewer } from '../../accounts';
 import { withTransaction } from '../../core/db';
 import {
   ConflictError,
@@ -13,33 +15,23 @@ import {
   TooManyRequestsError,
   ValidationError,
 } from '../../core/errors';
-import { requireAdmin, type Viewer } from '../../accounts';
-import type { PostChecker } from './post-checker';
-import type { Move, PostsRepository } from '../posts/posts-repository';
-import type { QueueRepository } from './queue-repository';
+import type { EventBus } from '../../core/events';
 import { isId } from '../../core/ids';
+import type { PostsRepository } from '../posts/posts-repository';
+import type { ContentMove, ContentTypes } from './content-types';
+import './events';
+import type { QueueRepository } from './queue-repository';
 
-/** Who may moderate, reports, and decisions with their audit trail. */
+/** Who may moderate, reports, and decisions on content of every type with their audit trail. */
 export class ModerationService {
   constructor(
     private readonly pool: pg.Pool,
     private readonly queueRepo: QueueRepository,
     private readonly posts: PostsRepository,
-    readonly checker: PostChecker,
+    private readonly types: ContentTypes,
     private readonly settings: { reportsPerHour: number },
-    /** Called when a post's visibility changed (approved, rejected). */
-    private readonly onVisibilityChange: () => void = () => undefined,
+    private readonly events: EventBus,
   ) {}
-
-  /** Hands a new post to the automatic check, which runs after the answer. */
-  scoreLater(postId: string, image: Buffer, caption: string): void {
-    this.checker.checkLater(postId, image, caption);
-  }
-
-  /** Resolves when the automatic checks in flight have finished (shutdown). */
-  settled(): Promise<void> {
-    return this.checker.settled();
-  }
 
   async report(viewer: Viewer, postId: string, { reason, details }: ReportBody): Promise<void> {
     if (!isId(postId)) throw new NotFoundError('Post not found');
@@ -51,30 +43,51 @@ export class ModerationService {
       if (recent >= this.settings.reportsPerHour) {
         throw new TooManyRequestsError('Too many reports: try again later');
       }
+      const queueId = await this.queueRepo.enqueue(client, {
+        contentType: 'post',
+        contentId: postId,
+        aiScore: 0,
+        reason: `Reported: ${reason}`,
+        report: true,
+      });
       const added = await this.queueRepo.addReport(client, {
         postId,
         reporterId: viewer.id,
         reason,
         details,
+        queueId,
       });
+      // Thrown inside the transaction: the queue item takes nothing of a repeated report.
       if (!added) throw new ConflictError('You already reported this post');
-      await this.queueRepo.enqueue(client, {
-        postId,
-        aiScore: 0,
-        reason: `Reported: ${reason}`,
-        report: true,
-      });
     });
   }
 
-  queue(viewer: Viewer | null): Promise<ModerationQueueEntry[]> {
+  /** The pending items, each with what the dashboard shows of its content (null when gone). */
+  async queue(viewer: Viewer | null): Promise<ModerationQueueEntry[]> {
     requireAdmin(viewer);
-    return this.queueRepo.pending();
+    const pending = await this.queueRepo.pending();
+    const previews = new Map(
+      await Promise.all(
+        this.types.all().map(async (type) => {
+          const items = pending.filter((item) => item.contentType === type.type);
+          const found =
+            items.length > 0 ? await type.previews(items.map((item) => item.contentId)) : new Map();
+          return [type.type, found] as const;
+        }),
+      ),
+    );
+    return pending.flatMap((item) => {
+      const ofType = previews.get(item.contentType);
+      // An item of a type this server does not moderate is left for a server that does.
+      if (!ofType) return [];
+      const entry = { ...item, [item.contentType]: ofType.get(item.contentId) ?? null };
+      return [entry as ModerationQueueEntry];
+    });
   }
 
   /**
-   * Approving shows a held post (a visible one stays, a rejected one never comes back); rejecting
-   * removes the post from every listing. The answer carries where the post ended up.
+   * Records a decision once, and does to the content what its type's adapter says; the answer
+   * carries where a post ended up.
    */
   async decide(
     viewer: Viewer | null,
@@ -90,32 +103,35 @@ export class ModerationService {
         decision,
         notes: notes?.trim() || moderationNotes[decision],
       });
-      if (decided.outcome !== 'decided') return { outcome: decided.outcome, move: null };
-      let move: Move | null = null;
-      if (decided.contentType === 'post') {
-        move =
-          decision === 'approved'
-            ? await this.posts.move(client, decided.contentId, ['held'], 'visible')
-            : await this.posts.move(
-                client,
-                decided.contentId,
-                ['checking', 'visible', 'held'],
-                'rejected',
-              );
-      }
-      return { outcome: decided.outcome, move };
+      if (decided.outcome !== 'decided') return decided;
+      const type = this.types.of(decided.contentType);
+      const move = (await type?.decide(client, decided.contentId, decision)) ?? null;
+      const reporterIds = await this.queueRepo.reporters(client, queueId);
+      return { ...decided, move, reporterIds };
     });
-    if (result.outcome === 'missing') throw new NotFoundError('Queue item not found');
-    if (result.outcome === 'already-decided') {
-      throw new ConflictError('This item has already been decided');
+    if (result.outcome !== 'decided') {
+      throw result.outcome === 'missing'
+        ? new NotFoundError('Queue item not found')
+        : new ConflictError('This item has already been decided');
     }
-    if (result.move && result.move.was !== result.move.now) this.onVisibilityChange();
+    const { contentType, contentId, move, reporterIds } = result;
+    if (move && move.was !== move.now) this.types.of(contentType)?.announce(contentId, move);
+    this.events.emit('moderation.decided', {
+      queueId,
+      contentType,
+      contentId,
+      decision,
+      moderatorId: moderator.id,
+      reporterIds,
+    });
+    // The answer names the statuses of a post, as it always has (null for other content).
+    const post = contentType === 'post' ? (move as ContentMove<PostStatus> | null) : null;
     return {
       id: queueId,
       decision,
       moderatorId: moderator.id,
-      postStatus: result.move?.now ?? null,
-      previousPostStatus: result.move?.was ?? null,
+      postStatus: post?.now ?? null,
+      previousPostStatus: post?.was ?? null,
     };
   }
 }

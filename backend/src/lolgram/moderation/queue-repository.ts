@@ -1,43 +1,59 @@
-import type { ModerationDecision, ModerationQueueEntry, ReportReason } from '@tapgram/shared';
+import type { ModeratedContentType, ModerationDecision, ReportReason } from '@tapgram/shared';
 import type pg from 'pg';
 import type { Queryable } from '../../core/db';
-import { imageUrl } from '../../images';
+
+/** A pending item, before its content type's adapter adds what the dashboard shows of it. */
+export interface PendingItem {
+  id: string;
+  contentType: ModeratedContentType;
+  contentId: string;
+  aiScore: string;
+  reason: string;
+  createdAt: string;
+  reportCount: number;
+}
 
 interface PendingRow {
   id: string;
-  content_type: string;
+  content_type: ModeratedContentType;
   content_id: string;
   ai_score: string;
   reason: string;
   created_at: Date;
   report_count: number;
-  caption: string | null;
-  thumbnail_key: string | null;
-  image_key: string | null;
-  username: string | null;
-  status: string | null;
 }
 
 /** The moderation queue, the reports that feed it, and the decisions of its audit trail, in SQL. */
 export class QueueRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Opens a queue item for a post, or adds to the open one (a reason is added once). */
+  /**
+   * Opens a queue item for a piece of content, or adds to the open one (a reason is added once);
+   * answers the item's id.
+   */
   async enqueue(
     client: Queryable,
-    item: { postId: string; aiScore: number; reason: string; report: boolean },
-  ): Promise<void> {
-    await client.query(
+    item: {
+      contentType: ModeratedContentType;
+      contentId: string;
+      aiScore: number;
+      reason: string;
+      report: boolean;
+    },
+  ): Promise<string> {
+    const { rows } = await client.query<{ id: string }>(
       `INSERT INTO moderation_queue (content_type, content_id, ai_score, reason, report_count)
-       VALUES ('post', $1, $2, $3, $4)
+       VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (content_type, content_id) WHERE status = 'pending' DO UPDATE
           SET ai_score = GREATEST(moderation_queue.ai_score, EXCLUDED.ai_score),
               reason = CASE WHEN strpos(moderation_queue.reason, EXCLUDED.reason) > 0
                             THEN moderation_queue.reason
                             ELSE moderation_queue.reason || '; ' || EXCLUDED.reason END,
-              report_count = moderation_queue.report_count + EXCLUDED.report_count`,
-      [item.postId, item.aiScore.toFixed(3), item.reason, item.report ? 1 : 0],
+              report_count = moderation_queue.report_count + EXCLUDED.report_count
+       RETURNING id`,
+      [item.contentType, item.contentId, item.aiScore.toFixed(3), item.reason, item.report ? 1 : 0],
     );
+    return rows[0].id;
   }
 
   /**
@@ -56,28 +72,45 @@ export class QueueRepository {
     return rows[0].n;
   }
 
-  /** Records a report once per user and post; false when this user already reported it. */
+  /**
+   * Records a report once per user and post, with the queue item it joined; false when this user
+   * already reported it.
+   */
   async addReport(
     client: pg.PoolClient,
-    report: { postId: string; reporterId: string; reason: ReportReason; details?: string },
+    report: {
+      postId: string;
+      reporterId: string;
+      reason: ReportReason;
+      details?: string;
+      queueId: string;
+    },
   ): Promise<boolean> {
     const { rowCount } = await client.query(
-      `INSERT INTO post_reports (post_id, reporter_id, reason, details) VALUES ($1, $2, $3, $4)
+      `INSERT INTO post_reports (post_id, reporter_id, reason, details, queue_id)
+       VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING`,
-      [report.postId, report.reporterId, report.reason, report.details || null],
+      [report.postId, report.reporterId, report.reason, report.details || null, report.queueId],
     );
     return (rowCount ?? 0) > 0;
   }
 
-  async pending(): Promise<ModerationQueueEntry[]> {
+  /** The users whose reports a queue item gathered. */
+  async reporters(client: Queryable, queueId: string): Promise<string[]> {
+    const { rows } = await client.query<{ reporter_id: string }>(
+      'SELECT reporter_id FROM post_reports WHERE queue_id = $1 ORDER BY created_at, reporter_id',
+      [queueId],
+    );
+    return rows.map((row) => row.reporter_id);
+  }
+
+  /** The pending items, oldest first. */
+  async pending(): Promise<PendingItem[]> {
     const { rows } = await this.db.query<PendingRow>(
-      `SELECT q.id, q.content_type, q.content_id, q.ai_score::text, q.reason, q.created_at, q.report_count,
-              p.caption, p.thumbnail_key, p.image_key, u.username, p.status
-         FROM moderation_queue q
-         LEFT JOIN posts p ON q.content_type = 'post' AND p.id = q.content_id
-         LEFT JOIN lolgram_users u ON u.id = p.user_id
-        WHERE q.status = 'pending'
-        ORDER BY q.created_at, q.id`,
+      `SELECT id, content_type, content_id, ai_score::text, reason, created_at, report_count
+         FROM moderation_queue
+        WHERE status = 'pending'
+        ORDER BY created_at, id`,
     );
     return rows.map((row) => ({
       id: row.id,
@@ -87,16 +120,6 @@ export class QueueRepository {
       reason: row.reason,
       createdAt: row.created_at.toISOString(),
       reportCount: row.report_count,
-      post:
-        row.caption !== null && row.thumbnail_key && row.image_key
-          ? {
-              caption: row.caption,
-              thumbnailUrl: imageUrl(row.thumbnail_key),
-              imageUrl: imageUrl(row.image_key),
-              username: row.username ?? '',
-              status: row.status ?? '',
-            }
-          : null,
     }));
   }
 
@@ -109,12 +132,12 @@ export class QueueRepository {
     queueId: string,
     decision: { moderatorId: string; decision: ModerationDecision; notes: string },
   ): Promise<
-    | { outcome: 'decided'; contentType: string; contentId: string }
+    | { outcome: 'decided'; contentType: ModeratedContentType; contentId: string }
     | { outcome: 'missing' | 'already-decided' }
   > {
     const { rows } = await client.query<{
       status: string;
-      content_type: string;
+      content_type: ModeratedContentType;
       content_id: string;
     }>('SELECT status, content_type, content_id FROM moderation_queue WHERE id = $1 FOR UPDATE', [
       queueId,

@@ -11,15 +11,6 @@ export interface Score {
 
 export type ImageCheckState = 'off' | 'not loaded' | 'loading' | 'ready' | 'failed';
 
-/** An automatic check of a new post; runs on this machine, with no network. */
-export interface ContentScorer {
-  /** `image` is null when its bytes could not be read. */
-  score(image: Buffer | null, caption: string): Promise<Score>;
-  /** Prepares the image check now rather than on the first post. */
-  warmUp(): Promise<void>;
-  imageCheckState(): ImageCheckState;
-}
-
 export interface ImageClassifier {
   /** The probability that an image is explicit, from a model that ships with the app. */
   explicitness(image: Buffer): Promise<number>;
@@ -27,16 +18,33 @@ export interface ImageClassifier {
   state(): ImageCheckState;
 }
 
-// A caption with a slur or an obscenity is worth a look, not a hold on its own.
-const PROFANE_CAPTION_SCORE = 0.6;
+// A text with a slur or an obscenity is worth a look, not a hold on its own.
+const PROFANE_TEXT_SCORE = 0.6;
 export const IMAGE_CHECK_UNAVAILABLE = 'image check unavailable';
 
-/** Combines the image classifier with a caption check against a maintained word list. */
-export class PostScorer implements ContentScorer {
-  private readonly matcher = new RegExpMatcher({
-    ...englishDataset.build(),
-    ...englishRecommendedTransformers,
-  });
+let matcher: RegExpMatcher | undefined;
+/** The word list, compiled once for every text scorer. */
+function wordList(): RegExpMatcher {
+  matcher ??= new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+  return matcher;
+}
+
+/**
+ * The check of a text (a caption, or any content that is only text) against a maintained word
+ * list; `what` names the text in the reason ("caption has profanity").
+ */
+export class TextScorer {
+  constructor(private readonly what: string) {}
+
+  score(text: string): Score {
+    if (!wordList().hasMatch(text)) return { score: 0, reasons: [], complete: true };
+    return { score: PROFANE_TEXT_SCORE, reasons: [`${this.what} has profanity`], complete: true };
+  }
+}
+
+/** A post's check: the image classifier, and its caption against the word list. */
+export class PostScorer {
+  private readonly caption = new TextScorer('caption');
 
   constructor(
     private readonly images: ImageClassifier | null,
@@ -64,15 +72,10 @@ export class PostScorer implements ContentScorer {
         if (explicit >= 0.5) reasons.push(`image looks explicit (${explicit.toFixed(2)})`);
       }
     }
-    if (this.matcher.hasMatch(caption)) {
-      score = Math.max(score, PROFANE_CAPTION_SCORE);
-      reasons.push('caption has profanity');
-    }
+    const text = this.caption.score(caption);
+    score = Math.max(score, text.score);
+    reasons.push(...text.reasons);
     return { score: Math.min(1, score), reasons, complete };
-  }
-
-  async warmUp(): Promise<void> {
-    await this.images?.warmUp();
   }
 
   imageCheckState(): ImageCheckState {

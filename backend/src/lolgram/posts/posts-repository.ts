@@ -1,4 +1,4 @@
-import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
+import type { Post, PostLocation, PostPreview, PostStatus } from '@tapgram/shared';
 import type pg from 'pg';
 import { toggleRow, type Queryable } from '../../core/db';
 import type { UsersRepository } from '../../accounts';
@@ -94,8 +94,6 @@ export interface Move {
 
 export interface UncheckedPost {
   id: string;
-  caption: string;
-  imageKey: string;
   createdAt: string;
 }
 
@@ -248,11 +246,11 @@ export class PostsRepository {
       },
       [postId, userId],
     );
-    const { rows } = await client.query<{ lol_count: number }>(
-      'UPDATE posts SET lol_count = lol_count + $2 WHERE id = $1 RETURNING lol_count',
+    const { rows } = await client.query<{ lol_count: number; user_id: string }>(
+      'UPDATE posts SET lol_count = lol_count + $2 WHERE id = $1 RETURNING lol_count, user_id',
       [postId, delta],
     );
-    return { lolCount: rows[0].lol_count, isLiked: lol };
+    return { lolCount: rows[0].lol_count, isLiked: lol, delta, authorId: rows[0].user_id };
   }
 
   /** Records views of visible posts, once per viewer, post and hour. */
@@ -318,6 +316,44 @@ export class PostsRepository {
     return this.move(client, postId, ['checking'], hold ? 'held' : 'visible');
   }
 
+  /** What the automatic check reads of a post, whatever its status; null when it is gone. */
+  async checkInput(id: string): Promise<{ caption: string; imageKey: string } | null> {
+    const { rows } = await this.db.query<{ caption: string; imageKey: string }>(
+      'SELECT caption, image_key AS "imageKey" FROM posts WHERE id = $1',
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** What the moderation dashboard shows of each post that still exists, by id. */
+  async previews(ids: string[]): Promise<Map<string, PostPreview>> {
+    const { rows } = await this.db.query<{
+      id: string;
+      caption: string;
+      thumbnail_key: string;
+      image_key: string;
+      username: string;
+      status: string;
+    }>(
+      `SELECT p.id, p.caption, p.thumbnail_key, p.image_key, u.username, p.status
+         FROM posts p JOIN lolgram_users u ON u.id = p.user_id
+        WHERE p.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          caption: row.caption,
+          thumbnailUrl: imageUrl(row.thumbnail_key),
+          imageUrl: imageUrl(row.image_key),
+          username: row.username,
+          status: row.status,
+        },
+      ]),
+    );
+  }
+
   /** Posts still checking that were created up to `until`, oldest first, after `after`. */
   async unchecked(
     until: Date,
@@ -325,7 +361,7 @@ export class PostsRepository {
     after: { at: string; id: string } | null,
   ): Promise<UncheckedPost[]> {
     const { rows } = await this.db.query<UncheckedPost>(
-      `SELECT id, caption, image_key AS "imageKey", created_at::text AS "createdAt"
+      `SELECT id, created_at::text AS "createdAt"
          FROM posts
         WHERE status = 'checking' AND created_at <= $1
           AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4::uuid))

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
+import type { EventBus } from '../../core/events';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
 import {
   postIdOfImageKey,
@@ -10,6 +11,7 @@ import {
   type ImageStore,
   type ImageUploads,
 } from '../../images';
+import './events';
 import type { FeedCache } from './feed-cache';
 import { parseCursor } from './post-cursor';
 import type { ImageAccess, PostsRepository } from './posts-repository';
@@ -24,8 +26,7 @@ export class PostsService {
     private readonly images: ImageStore,
     private readonly uploads: ImageUploads,
     private readonly feedCache: FeedCache,
-    /** Told of every new post (the automatic moderation check, which makes it public or not). */
-    private readonly onCreated: (post: Post, image: Buffer) => void = () => undefined,
+    private readonly events: EventBus,
   ) {}
 
   async create(
@@ -67,7 +68,7 @@ export class PostsService {
     }
     const post = await this.posts.byId(id, viewer.id);
     if (!post) throw new NotFoundError('Post not found');
-    this.onCreated(post, full);
+    this.events.emit('post.created', { postId: id, authorId: viewer.id });
     return post;
   }
 
@@ -123,9 +124,11 @@ export class PostsService {
   async setLol(viewer: Viewer, postId: string, lol: boolean) {
     if (!isId(postId) || !(await this.posts.isVisible(postId)))
       throw new NotFoundError('Post not found');
-    return withTransaction(this.pool, (client) =>
+    const { lolCount, isLiked, delta, authorId } = await withTransaction(this.pool, (client) =>
       this.posts.setLol(client, postId, viewer.id, lol),
     );
+    if (delta > 0) this.events.emit('lol.added', { postId, authorId, actorId: viewer.id });
+    return { lolCount, isLiked };
   }
 
   recordViews(postIds: string[], viewerKey: string): Promise<void> {

@@ -1,8 +1,10 @@
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
+import type { EventBus } from '../../core/events';
 import { ForbiddenError, ValidationError } from '../../core/errors';
 import { isId } from '../../core/ids';
 import type { UsersService, UsersRepository, Viewer } from '../../accounts';
+import './events';
 import type { FollowsRepository } from './follows-repository';
 
 /** Who follows whom: one's own follows only, never oneself, counts kept exact. */
@@ -12,6 +14,7 @@ export class FollowsService {
     private readonly follows: FollowsRepository,
     private readonly users: UsersRepository,
     private readonly accounts: UsersService,
+    private readonly events: EventBus,
   ) {}
 
   async isFollowing(followerId: string, userId: string): Promise<boolean> {
@@ -23,11 +26,15 @@ export class FollowsService {
     if (viewer.id !== followerId) throw new ForbiddenError('You can only follow as yourself');
     if (followerId === userId) throw new ValidationError('You cannot follow yourself');
     await this.accounts.byId(userId);
-    const followerCount = await withTransaction(this.pool, async (client) => {
+    const { followerCount, delta } = await withTransaction(this.pool, async (client) => {
       await this.users.lockPair(client, followerId, userId);
       const delta = await this.follows.set(client, followerId, userId, follow);
-      return this.users.moveFollowCounts(client, followerId, userId, delta);
+      return {
+        followerCount: await this.users.moveFollowCounts(client, followerId, userId, delta),
+        delta,
+      };
     });
+    if (delta > 0) this.events.emit('follow.added', { followerId, userId });
     return { following: follow, followerCount };
   }
 }

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { NsfwClassifier } from '../../../src/lolgram/moderation/nsfw-classifier';
 import type { NsfwModel } from '../../../src/lolgram/moderation/nsfw-model';
-import { PostScorer } from '../../../src/lolgram/moderation/scoring';
+import { PostScorer, TextScorer } from '../../../src/lolgram/moderation/scoring';
 
 /** A meme: a drawing with big captions, the kind of picture LOLGram is for. */
 function meme(): Promise<Buffer> {
@@ -69,6 +69,16 @@ describe('automatic scoring', () => {
     expect(rude.score).toBeGreaterThanOrEqual(0.5);
     expect(rude.reasons).toEqual(['caption has profanity']);
     expect(scorer.imageCheckState()).toBe('off');
+  });
+
+  it('scores content that is only text with the same word list, naming the text', () => {
+    const comments = new TextScorer('comment');
+    expect(comments.score('nice one')).toEqual({ score: 0, reasons: [], complete: true });
+    expect(comments.score('what the fuck is this')).toEqual({
+      score: 0.6,
+      reasons: ['comment has profanity'],
+      complete: true,
+    });
   });
 
   it('still checks the caption when the image check fails, and says the check is incomplete', async () => {

@@ -1,7 +1,6 @@
 import {
   moderationNotes,
   type ModerationDecision,
-  type ModerationDecisionAnswer,
   type ModerationQueueEntry,
 } from '@tapgram/shared';
 import { Check, X } from 'lucide-react';
@@ -9,17 +8,13 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../hooks/use-toast';
+import { rendererOf } from './moderated-content';
 import { useModerate, useModerationQueue } from './queries';
-
-function decisionOutcome({ decision, previousPostStatus }: ModerationDecisionAnswer): string {
-  if (decision === 'rejected') return 'The post was removed from LOLGram.';
-  return previousPostStatus === 'held'
-    ? 'The post is visible again.'
-    : 'The post stays on LOLGram.';
-}
 
 function QueueItem({ item }: { item: ModerationQueueEntry }) {
   const moderate = useModerate();
+  const content = rendererOf(item);
+  const standing = content.standing(item);
   const decide = async (decision: ModerationDecision) => {
     try {
       const answer = await moderate.mutateAsync({
@@ -29,7 +24,7 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
       });
       toast({
         title: decision === 'approved' ? 'Content approved' : 'Content rejected',
-        description: decisionOutcome(answer),
+        description: content.outcome(answer),
       });
     } catch (error) {
       console.error('Moderation failed', error);
@@ -38,29 +33,15 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
   };
   return (
     <Card className="flex flex-col gap-4 sm:flex-row" data-testid="queue-item">
-      {item.post ? (
-        <img
-          src={item.post.thumbnailUrl}
-          alt={item.post.caption}
-          className="h-32 w-32 shrink-0 rounded-xl object-cover"
-        />
-      ) : (
-        <div className="flex h-32 w-32 shrink-0 items-center justify-center rounded-xl bg-slate-800 text-xs text-slate-400">
-          {item.contentType}
-        </div>
-      )}
+      {content.media(item)}
       <div className="min-w-0 flex-1 space-y-1 text-sm wrap-anywhere">
-        {item.post && (
-          <p>
-            <span className="font-bold">@{item.post.username}</span> {item.post.caption}
-          </p>
-        )}
+        {content.summary(item)}
         <p className="text-slate-300">{item.reason}</p>
         <p className="text-slate-400">
           AI score{' '}
           <span className="font-bold text-amber-200">{Number(item.aiScore).toFixed(2)}</span> ·{' '}
           {item.reportCount} {item.reportCount === 1 ? 'report' : 'reports'} ·{' '}
-          {item.post?.status === 'held' ? 'held from listings · ' : ''}
+          {standing ? `${standing} · ` : ''}
           <time dateTime={item.createdAt}>{new Date(item.createdAt).toLocaleString()}</time>
         </p>
       </div>

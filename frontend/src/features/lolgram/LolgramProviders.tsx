@@ -1,15 +1,16 @@
 import type { ReactNode } from 'react';
-import { AuthProvider } from '../auth';
+import { LolgramAuth } from './LolgramAuth';
 import { WalletHost } from './wallet-host';
 
 /**
- * What every LOLGram screen (and the admin page's sign-in) runs inside: auth, and the wallet,
- * whose code loads only when wallet UI needs it (see WalletHost).
+ * What every LOLGram screen (and the admin page's sign-in) runs inside: auth, with the user's
+ * posts followed live, and the wallet, whose code loads only when wallet UI needs it (see
+ * WalletHost).
  */
 export function LolgramProviders({ children }: { children: ReactNode }) {
   return (
-    <AuthProvider>
+    <LolgramAuth>
       <WalletHost>{children}</WalletHost>
-    </AuthProvider>
+    </LolgramAuth>
   );
 }

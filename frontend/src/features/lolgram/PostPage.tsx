@@ -1,12 +1,12 @@
 import { useParams } from 'react-router-dom';
-import { AuthProvider } from '../auth';
 import { PostView } from './post/PostView';
+import { LolgramAuth } from './LolgramAuth';
 
 export function PostPage() {
   const { postId = '' } = useParams();
   return (
-    <AuthProvider>
+    <LolgramAuth>
       <PostView key={postId} postId={postId} />
-    </AuthProvider>
+    </LolgramAuth>
   );
 }

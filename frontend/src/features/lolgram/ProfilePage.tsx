@@ -1,12 +1,12 @@
 import { useParams } from 'react-router-dom';
-import { AuthProvider } from '../auth';
 import { PublicProfile } from './profile/PublicProfile';
+import { LolgramAuth } from './LolgramAuth';
 
 export function ProfilePage() {
   const { username = '' } = useParams();
   return (
-    <AuthProvider>
+    <LolgramAuth>
       <PublicProfile key={username} username={username} />
-    </AuthProvider>
+    </LolgramAuth>
   );
 }

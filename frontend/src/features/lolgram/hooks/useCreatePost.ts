@@ -1,9 +1,7 @@
 import type { Post } from '@tapgram/shared';
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { toast } from '../../../hooks/use-toast';
 import { sendForm } from '../lib/form-request';
-import { waitForPostCheck } from '../lib/post-check';
-import { isPostsQuery, lolgramKeys } from './query-keys';
+import { lolgramKeys } from './query-keys';
 
 export interface NewPost {
   image: Blob;
@@ -19,24 +17,17 @@ function locationField(name: string): string {
 
 export function useCreatePost() {
   const queryClient = useQueryClient();
-  const refreshPosts = () => queryClient.invalidateQueries({ predicate: isPostsQuery });
 
-  /** A new post is private until its automatic check ends: its author sees it at once, marked. */
+  /**
+   * A new post is private until its automatic check ends: its author sees it at once, marked; the
+   * outcome arrives live (useOwnPostsLive).
+   */
   const showWhileChecking = (post: Post) => {
     queryClient.setQueryData<InfiniteData<Post[], string | null>>(lolgramKeys.feed, (feed) =>
       feed && feed.pages.length > 0 && !feed.pages[0].some((p) => p.id === post.id)
         ? { ...feed, pages: [[post, ...feed.pages[0]], ...feed.pages.slice(1)] }
         : feed,
     );
-    void waitForPostCheck(post.userId, post.id).then((outcome) => {
-      void refreshPosts();
-      if (outcome === 'held') {
-        toast({
-          title: 'Under review',
-          description: 'A moderator will look at your post before everyone can see it.',
-        });
-      }
-    });
   };
 
   return useMutation({

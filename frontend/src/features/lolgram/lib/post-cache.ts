@@ -20,3 +20,10 @@ export function patchPost(
     ? { ...data, pages: data.pages.map((page) => page.map(patchOne)) }
     : patchOne(data);
 }
+
+/** Whether a plain list, the paged feed or a single post holds a post that `test` takes. */
+export function somePost(data: PostsData | undefined, test: (post: Post) => boolean): boolean {
+  if (!data) return false;
+  if (Array.isArray(data)) return data.some(test);
+  return isInfinite(data) ? data.pages.some((page) => page.some(test)) : test(data);
+}

@@ -1,0 +1,74 @@
+import type { ModeratedContentType, ModerationDecision, QueueEntryOf } from '@tapgram/shared';
+import type pg from 'pg';
+import type { Score } from './scoring';
+
+/** Where a decision or a check left a piece of content (of statuses `S`), and whose it is. */
+export interface ContentMove<S extends string = string> {
+  authorId: string;
+  was: S;
+  now: S;
+}
+
+/** What the dashboard shows of one item of `T` (its preview, under the type's own name). */
+export type PreviewOf<T extends ModeratedContentType> = QueueEntryOf<T>[T & keyof QueueEntryOf<T>];
+
+/**
+ * One kind of content that moderation checks, queues and decides. New content is 'checking'
+ * (public nowhere) until its automatic check ends; the queue, the decisions and their audit trail
+ * know the content only by its type and id, and ask its adapter for the rest.
+ */
+export interface ModeratedContent<
+  T extends ModeratedContentType = ModeratedContentType,
+  S extends string = string,
+> {
+  type: T;
+  /** Hands each new item of this type to the automatic check (`check` resolves when it ended). */
+  checkNew(check: (id: string) => Promise<void>): void;
+  /** The automatic check's score of an item (its scorer, on what it reads); null when it is gone. */
+  score(id: string): Promise<Score | null>;
+  /**
+   * In the check's transaction: records the score and ends the check (public, or held when
+   * `hold`). Answers the move when this check ended it; null when it had ended already (a
+   * moderator decided first) or the item is gone.
+   */
+  finishCheck(
+    client: pg.PoolClient,
+    id: string,
+    score: number,
+    hold: boolean,
+  ): Promise<ContentMove<S> | null>;
+  /** Items a stopped server left checking, created up to `until`, oldest first, after `after`. */
+  unchecked(
+    until: Date,
+    limit: number,
+    after: { at: string; id: string } | null,
+  ): Promise<{ id: string; createdAt: string }[]>;
+  /** In the decision's transaction: what approving or rejecting does to the item (null: gone). */
+  decide(
+    client: pg.PoolClient,
+    id: string,
+    decision: ModerationDecision,
+  ): Promise<ContentMove<S> | null>;
+  /** After the transaction of a move that changed the item: tells whoever cares. */
+  announce(id: string, move: ContentMove<S>): void;
+  /** What the dashboard shows of each item that still exists, by id. */
+  previews(ids: string[]): Promise<Map<string, NonNullable<PreviewOf<T>>>>;
+}
+
+/** The content types of this server, chosen at start-up. */
+export class ContentTypes {
+  private readonly byType = new Map<ModeratedContentType, ModeratedContent>();
+
+  constructor(types: ModeratedContent[]) {
+    for (const type of types) this.byType.set(type.type, type);
+  }
+
+  all(): ModeratedContent[] {
+    return [...this.byType.values()];
+  }
+
+  /** The adapter of a queue item's type (none for a type that this server does not know). */
+  of(type: string): ModeratedContent | undefined {
+    return this.byType.get(type as ModeratedContentType);
+  }
+}

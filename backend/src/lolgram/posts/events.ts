@@ -1,0 +1,17 @@
+import type { PostStatus } from '@tapgram/shared';
+
+declare module '../../core/events' {
+  interface DomainEvents {
+    /** A post was written; it is 'checking' until moderation's automatic check ends. */
+    'post.created': { postId: string; authorId: string };
+    /** A post's status moved (its check ended, or a moderator decided). */
+    'post.visibility-changed': {
+      postId: string;
+      authorId: string;
+      was: PostStatus;
+      now: PostStatus;
+    };
+    /** Someone LOLed a post (a LOL really added: not a repeated one). */
+    'lol.added': { postId: string; authorId: string; actorId: string };
+  }
+}

@@ -1,0 +1,8 @@
+export {};
+
+declare module '../../core/events' {
+  interface DomainEvents {
+    /** `followerId` now follows `userId` (a follow really added: not a repeated one). */
+    'follow.added': { followerId: string; userId: string };
+  }
+}

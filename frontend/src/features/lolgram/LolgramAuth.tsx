@@ -1,0 +1,9 @@
+import type { ReactNode } from 'react';
+import { AuthProvider } from '../auth';
+import { useOwnPostsLive } from './hooks/useOwnPostsLive';
+
+/** The sign-in state of every LOLGram page, with the signed-in user's posts followed live. */
+export function LolgramAuth({ children }: { children: ReactNode }) {
+  useOwnPostsLive();
+  return <AuthProvider>{children}</AuthProvider>;
+}
