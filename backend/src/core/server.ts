@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
 import type { Feature, FeatureDeps } from './feature';
+import { limitHandshakes } from './handshake-limit';
 import type { Logger } from './logger';
 import { Metrics, metricsEndpoint, metricsListener } from './metrics';
 import { runMigrations } from './migrate';
@@ -137,14 +138,15 @@ export async function startServer(
         metrics,
       }),
     );
+    const trust = app.get('trust proxy fn') as ProxyTrust;
+    const handshakes = limitHandshakes(config, { redis, trust, metrics, logger });
     io = new SocketServer(httpServer, {
       serveClient: false,
-      // The rule of HTTP writes, with the same view of the scheme behind trusted proxies.
-      allowRequest: sameOriginHandshakes(
-        config.PUBLIC_ORIGIN,
-        app.get('trust proxy fn') as ProxyTrust,
-      ),
+      // The rule of HTTP writes, with the same view of the scheme behind trusted proxies; then
+      // the limits of new sockets per address.
+      allowRequest: handshakes.after(sameOriginHandshakes(config.PUBLIC_ORIGIN, trust)),
     });
+    handshakes.track(io);
     const sockets = io;
     metrics.countSockets(() => sockets.engine.clientsCount);
     limitSocketMessages(io, { logger, now: options.now });
