@@ -139,6 +139,10 @@ async function main() {
         // The anti-cheat limit would refuse a load generator's taps; the benchmark lifts it explicitly.
         TAP_RATE_PER_SECOND: '1000000',
         TAP_BURST: '1000000',
+        // Every simulated player connects from the load generator's one address.
+        NEW_SOCKETS_PER_MINUTE: '1000000',
+        NEW_SOCKETS_BURST: '1000000',
+        SOCKETS_PER_ADDRESS: '1000000',
       },
       nodeArgs,
     );

@@ -19,11 +19,19 @@ export class LightSocket {
     });
   }
 
-  /** `auth` is the handshake's payload (the options a client opts into), as socket.io-client sends it. */
-  static connect(url: string, cookie?: string, auth?: object): Promise<LightSocket> {
+  /**
+   * `auth` is the handshake's payload (the options a client opts into), as socket.io-client sends
+   * it; `headers` go with the upgrade request (X-Forwarded-For behind a trusted proxy, say).
+   */
+  static connect(
+    url: string,
+    cookie?: string,
+    auth?: object,
+    headers: Record<string, string> = {},
+  ): Promise<LightSocket> {
     const address = `${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
     const ws = new WebSocket(address, {
-      headers: cookie ? { cookie } : {},
+      headers: { ...headers, ...(cookie ? { cookie } : {}) },
       perMessageDeflate: false,
     });
     const socket = new LightSocket(ws);

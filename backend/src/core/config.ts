@@ -215,6 +215,15 @@ export const envSchema = z
     SIGNUPS_PER_HOUR: wholeAboveZero().optional(),
     /** Unset: LOLGram's own limit (lolgram/limits.ts). */
     UPLOADS_PER_HOUR: wholeAboveZero().optional(),
+    // New game sockets per client address, counted across every process through Redis. Many
+    // real players share one address (a carrier's NAT, an event venue's Wi-Fi, whose whole crowd
+    // reconnects at once after a restart), so the defaults are generous: 500 at once, then 500
+    // every ten seconds (3,000 a minute), which brings a crowd of 2,000 back within half a minute,
+    // while one machine can no longer open hundreds a second. A refused client retries by itself.
+    NEW_SOCKETS_PER_MINUTE: positiveInt(3000),
+    NEW_SOCKETS_BURST: positiveInt(500),
+    /** Game sockets one client address may hold open on each process: a venue's crowd fits. */
+    SOCKETS_PER_ADDRESS: positiveInt(2000),
     MODERATION_IMAGE_CHECK: z
       .enum(['on', 'off'])
       .default('on')
@@ -293,6 +302,13 @@ export const envSchema = z
         code: 'custom',
         path: ['METRICS_PORT'],
         message: `must differ from PORT (${env.PORT}): the metrics get a port of their own; to serve them on PORT, leave METRICS_PORT unset and set METRICS_TOKEN`,
+      });
+    }
+    if (env.NEW_SOCKETS_BURST * 60 < env.NEW_SOCKETS_PER_MINUTE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['NEW_SOCKETS_BURST'],
+        message: `must be at least a second's worth of NEW_SOCKETS_PER_MINUTE (${Math.ceil(env.NEW_SOCKETS_PER_MINUTE / 60)}): new sockets are counted in windows of a second or more`,
       });
     }
     if (env.MODERATION_HOLD_THRESHOLD < env.MODERATION_QUEUE_THRESHOLD) {

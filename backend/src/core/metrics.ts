@@ -28,6 +28,9 @@ export type MetricsHandler = (req: IncomingMessage, res: ServerResponse) => void
 
 export type FlushedTable = 'users' | 'sessions' | 'countries';
 export type RedisClientRole = 'main' | 'adapter';
+/** Why a new game socket was refused at its handshake (handshake-limit.ts). */
+const HANDSHAKE_REFUSALS = ['rate_limited', 'too_many_sockets'] as const;
+export type HandshakeRefusal = (typeof HANDSHAKE_REFUSALS)[number];
 
 /**
  * One process's metrics in its own registry (several servers in one test process keep theirs
@@ -50,6 +53,7 @@ export class Metrics {
   private readonly flushedRows: Counter<'table'>;
   private readonly redisErrors: Counter<'client'>;
   private readonly postgresErrors: Counter;
+  private readonly handshakesRefused: Counter<'reason'>;
   private socketCount: () => number = () => 0;
   /** performance.now() of the last successful flush (or of the first wait for one); null: none. */
   private lastFlushAt: number | null = null;
@@ -135,6 +139,13 @@ export class Metrics {
       help: 'Errors of idle Postgres connections of the pool (a dropped or killed connection)',
       registers,
     });
+    this.handshakesRefused = new Counter({
+      name: 'tapgram_socket_handshakes_refused_total',
+      help: 'New game sockets refused at the handshake, by reason (rate_limited, too_many_sockets)',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of HANDSHAKE_REFUSALS) this.handshakesRefused.inc({ reason }, 0);
   }
 
   /** An HTTP answer; `route` is the route's pattern (`/api/users/:id`), never the request's path. */
@@ -196,6 +207,11 @@ export class Metrics {
 
   postgresError(): void {
     this.postgresErrors.inc();
+  }
+
+  /** A new game socket refused at its handshake: too many from its address. */
+  handshakeRefused(reason: HandshakeRefusal): void {
+    this.handshakesRefused.labels(reason).inc();
   }
 }
 

@@ -11,6 +11,7 @@ import { openDatabase, type Database } from './db';
 import { captureHeaders, withFastRoutes } from './fast-route';
 import { createHttpServer } from './http-server';
 import type { Feature, FeaturesFactory } from './feature';
+import { limitHandshakes } from './handshake-limit';
 import type { Logger } from './logger';
 import { Metrics, metricsEndpoint, metricsListener } from './metrics';
 import { runMigrations } from './migrate';
@@ -149,10 +150,14 @@ export async function startServer(
         sameOrigin: sameOriginRawWrites(config.PUBLIC_ORIGIN, trust),
       }),
     );
+    const handshakes = limitHandshakes(config, { redis, trust, metrics, logger });
     io = new SocketServer(httpServer, {
       serveClient: false,
-      allowRequest: sameOriginHandshakes(config.PUBLIC_ORIGIN, trust),
+      // The rule of HTTP writes, with the same view of the scheme behind trusted proxies; then
+      // the limits of new sockets per address.
+      allowRequest: handshakes.after(sameOriginHandshakes(config.PUBLIC_ORIGIN, trust)),
     });
+    handshakes.track(io);
     const sockets = io;
     metrics.countSockets(() => sockets.engine.clientsCount);
     limitSocketMessages(io, { logger, now: options.now });

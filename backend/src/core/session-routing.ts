@@ -8,8 +8,15 @@ import type { Server as SocketServer } from 'socket.io';
 
 /** engine.io's path, where every Socket.IO request arrives. */
 const SOCKET_PATH = '/socket.io/';
-/** A session id names the worker that opened it: `sid=<worker>.<random>`. */
-const SESSION_OWNER = /[?&]sid=(\d{1,9})\./;
+/** A session id names the worker that opened it: `<worker>.<20 base64url characters>`. */
+const SESSION_ID = /^(\d{1,9})\.[\w-]{20}$/;
+/**
+ * Forwarded requests whose body is on its way through this worker at once. Each holds a few
+ * stream buffers of 16 KB at most (the body flows as the owner reads it), so this bounds what
+ * forwarding holds in the process to a few tens of megabytes.
+ */
+const MAX_FORWARDED_BODIES = 1_000;
+const BUSY = 'Too many requests under way, try again shortly';
 
 export interface SessionOwners {
   /** This worker's number. */
@@ -22,8 +29,9 @@ export interface SessionOwners {
  * Socket.IO's long-polling fallback carries one session over many HTTP requests, which the
  * cluster's round-robin hands to any worker, while only the worker that opened the session holds
  * it. So each session id names its worker, and a worker passes a request for another worker's
- * session, unchanged, to that worker over a private unix socket (a session of a worker that has
- * gone gets engine.io's own answer to an unknown session, and the client opens a new one).
+ * session, unchanged, to that worker over a private unix socket, its body streamed as the owner
+ * reads it. A session id of another form, or of a worker that has gone, gets engine.io's own
+ * answer to an unknown session before any of its body is read, and the client opens a new one.
  * WebSocket sessions, the client's first choice, are one connection and never take this path.
  * Resolves with a function that closes this worker's private socket.
  */
@@ -33,21 +41,30 @@ export async function routeSessionsToOwners(
   owners: SessionOwners,
 ): Promise<() => Promise<void>> {
   io.engine.generateId = () => `${owners.id}.${randomBytes(15).toString('base64url')}`;
-  const ownerOf = (req: http.IncomingMessage): number | null => {
+  /** Whose session a request is for: this worker's (or none yet), another's, or nobody's. */
+  const ownerOf = (req: http.IncomingMessage): number | 'here' | 'nobody' => {
     const url = req.url ?? '';
-    if (!url.startsWith(SOCKET_PATH)) return null;
-    const owner = SESSION_OWNER.exec(url)?.[1];
-    return owner === undefined || Number(owner) === owners.id ? null : Number(owner);
+    if (!url.startsWith(SOCKET_PATH)) return 'here';
+    // As engine.io reads it: the last sid of the query counts.
+    const sid = new URL(url, 'http://localhost').searchParams.getAll('sid').pop();
+    if (sid === undefined) return 'here';
+    const owner = SESSION_ID.exec(sid)?.[1];
+    if (owner === undefined) return 'nobody';
+    return Number(owner) === owners.id ? 'here' : Number(owner);
   };
+  const forwarding = new Forwarding(io.engine.opts.maxHttpBufferSize ?? 1e6);
   takeFirst(server, 'request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const owner = ownerOf(req);
-    if (owner === null) return false;
-    forwardRequest(req, res, owners.socketPath(owner));
+    if (owner === 'here') return false;
+    // Answered before a byte of its body is read; the connection closes with the answer.
+    if (owner === 'nobody') unknownSession(res);
+    else forwarding.forward(req, res, owners.socketPath(owner));
     return true;
   });
   takeFirst(server, 'upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const owner = ownerOf(req);
-    if (owner === null) return false;
+    // engine.io refuses an upgrade of a session it does not hold by itself, reading nothing.
+    if (typeof owner !== 'number') return false;
     forwardUpgrade(req, socket, head, owners.socketPath(owner));
     return true;
   });
@@ -89,8 +106,19 @@ function takeFirst<Args extends unknown[]>(
 
 /** engine.io's answer to a request for a session it does not hold. */
 function unknownSession(res: http.ServerResponse) {
-  res.writeHead(400, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ code: 1, message: 'Session ID unknown' }));
+  refuse(res, 400, { code: 1, message: 'Session ID unknown' });
+}
+
+/**
+ * Answers at once, the connection closing with the answer: a body the client is still sending is
+ * never read.
+ */
+function refuse(res: http.ServerResponse, status: number, body?: object) {
+  res.writeHead(status, {
+    ...(body ? { 'content-type': 'application/json' } : {}),
+    connection: 'close',
+  });
+  res.end(body ? JSON.stringify(body) : undefined);
 }
 
 /** Headers of one hop, which each side of the forwarding sets for its own connection. */
@@ -102,48 +130,87 @@ function withoutHopHeaders(headers: http.IncomingHttpHeaders): http.OutgoingHttp
   return kept;
 }
 
-/** Above engine.io's own limit of a polling request (1 MB), which the owner then answers. */
-const MAX_FORWARDED_BODY = 2 * 1024 * 1024;
+/**
+ * Passes requests to the worker that owns their session, streaming a body as the owner reads it
+ * (with the length the client gave) instead of holding it. Nothing of it is read before the
+ * owner's socket takes the connection (a worker that has gone is answered at once), no more than
+ * engine.io's own limit is passed on (then its 413), and at most MAX_FORWARDED_BODIES bodies are
+ * under way at once (503 beyond).
+ */
+class Forwarding {
+  private bodies = 0;
 
-function forwardRequest(req: http.IncomingMessage, res: http.ServerResponse, socketPath: string) {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > MAX_FORWARDED_BODY) req.destroy();
-    else chunks.push(chunk);
-  });
-  // The whole request goes in one write: the owner answers and closes its end as soon as it has
-  // read it, and a write after that (a streamed body's end) would fail the answer it gave.
-  req.on('end', () => {
-    const body = Buffer.concat(chunks);
-    const upstream = http.request(
-      {
-        socketPath,
-        agent: false,
-        method: req.method,
-        path: req.url,
-        headers: {
-          ...withoutHopHeaders(req.headers),
-          ...(body.length > 0 ? { 'content-length': body.length } : {}),
-          connection: 'close',
-        },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, withoutHopHeaders(answer.headers));
-        answer.pipe(res);
-      },
-    );
+  constructor(private readonly maxBody: number) {}
+
+  forward(req: http.IncomingMessage, res: http.ServerResponse, socketPath: string): void {
+    const hasBody =
+      Number(req.headers['content-length'] ?? 0) > 0 ||
+      req.headers['transfer-encoding'] !== undefined;
+    if (hasBody) {
+      if (this.bodies >= MAX_FORWARDED_BODIES) return refuse(res, 503, { error: BUSY });
+      this.bodies += 1;
+      res.once('close', () => (this.bodies -= 1));
+    }
+
+    // Kept alive: the owner answers as soon as it has read what it needs, before the end of a
+    // body for a session it does not hold, and closing then would fail the rest of the body's
+    // writes and could lose the answer. This side ends the connection once it is done with it.
+    const upstream = http.request({
+      socketPath,
+      agent: false,
+      method: req.method,
+      path: req.url,
+      headers: { ...withoutHopHeaders(req.headers), connection: 'keep-alive' },
+    });
+    let answered = false;
+    upstream.on('response', (answer) => {
+      answered = true;
+      // An answer before the whole body: nobody reads the rest, and the client's connection ends.
+      const early = !req.complete;
+      res.writeHead(answer.statusCode ?? 502, {
+        ...withoutHopHeaders(answer.headers),
+        ...(early ? { connection: 'close' } : {}),
+      });
+      answer.on('error', () => res.destroy());
+      answer.pipe(res);
+      if (early) {
+        req.unpipe(upstream);
+        res.once('finish', () => upstream.destroy());
+      }
+    });
     upstream.on('error', () => {
-      if (res.headersSent) res.destroy();
-      else unknownSession(res);
+      if (answered) return;
+      answered = true;
+      // The owner has gone, and its sessions with it: engine.io's answer to an unknown one.
+      if (!res.headersSent) unknownSession(res);
+      else res.destroy();
     });
     // A client that leaves a long poll leaves it on the owner too, as if it had come straight there.
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    upstream.end(body);
-  });
+
+    const send = () => {
+      let size = 0;
+      const count = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= this.maxBody) return;
+        // Past engine.io's own limit: its answer (which the owner may have given already), and
+        // none of the rest is read.
+        req.off('data', count);
+        req.unpipe(upstream);
+        if (!answered) refuse(res, 413);
+        answered = true;
+        upstream.destroy();
+      };
+      if (hasBody) req.on('data', count);
+      req.pipe(upstream);
+    };
+    upstream.on('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', send);
+      else send();
+    });
+  }
 }
 
 function forwardUpgrade(

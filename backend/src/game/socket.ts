@@ -20,6 +20,7 @@ import { errorAnswer, HttpError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { BoardFeed, COMPACT_ROOM } from './board-feed';
+import { LatestBoards } from './latest-boards';
 import { playerFromCookieHeader } from './player-cookie';
 import {
   BatchesLostError,
@@ -98,13 +99,21 @@ export function attachGameChannel(
   },
 ): () => Promise<void> {
   const { service, claims, secret, logger, metrics, allowance } = deps;
-  const feed = new BoardFeed(
-    io,
-    { read: () => service.snapshot(LEADERBOARD_DEFAULT_LIMIT), version: () => claims.version() },
-    () => metrics.leaderboardPushed(),
+  const version = () => claims.version();
+  const latest = new LatestBoards({
+    read: () => service.snapshot(LEADERBOARD_DEFAULT_LIMIT),
+    version,
+  });
+  const feed = new BoardFeed(io, { read: () => latest.current(), version }, () =>
+    metrics.leaderboardPushed(),
   );
   /** This process's sockets that get the boards whole. */
   const fullBoards = new Set<Socket>();
+  /**
+   * Those of them still waiting for their first boards: sent on the next tick, every one from the
+   * same read, so that a crowd of new sockets costs one read rather than one each.
+   */
+  const newcomers = new Set<Socket>();
 
   // A handshake that asks for something this server does not offer is refused, with the reason.
   io.use((socket, next) => {
@@ -127,14 +136,11 @@ export function attachGameChannel(
       feed.watch(socket, options.boards);
     } else {
       fullBoards.add(socket);
-      service.snapshot(LEADERBOARD_DEFAULT_LIMIT).then(
-        (snapshot) => emitSnapshot(socket, snapshot),
-        // While the game is unavailable the page shows it; the boards come with the next push.
-        logFailure(logger, 'snapshot on connect failed'),
-      );
+      newcomers.add(socket);
     }
     socket.on('disconnect', () => {
       fullBoards.delete(socket);
+      newcomers.delete(socket);
       feed.forget(socket);
     });
 
@@ -183,6 +189,7 @@ export function attachGameChannel(
         return;
       }
       fullBoards.delete(socket);
+      newcomers.delete(socket);
       feed.watch(socket, watch.data.boards);
       if (typeof ack === 'function') ack({ ok: true });
     });
@@ -201,7 +208,7 @@ export function attachGameChannel(
   const pushChanges = async () => {
     if (fullBoards.size === 0 || !(await claims.claim())) return;
     try {
-      const snapshot = await service.snapshot(LEADERBOARD_DEFAULT_LIMIT);
+      const snapshot = await latest.current();
       const push: BoardsPush = {};
       if (changed('users', snapshot.users)) push.users = snapshot.users;
       if (changed('countries', snapshot.countries)) push.countries = snapshot.countries;
@@ -216,9 +223,24 @@ export function attachGameChannel(
       throw error;
     }
   };
+  // The boards as they stand after each newcomer connected: a push it missed is older than them.
+  const greetNewcomers = async () => {
+    if (newcomers.size === 0) return;
+    const waiting = [...newcomers];
+    newcomers.clear();
+    const snapshot = await latest.current();
+    for (const socket of waiting) if (socket.connected) emitSnapshot(socket, snapshot);
+  };
   let pushing: Promise<void> | null = null;
   let feeding: Promise<void> | null = null;
+  let greeting: Promise<void> | null = null;
   const timer = setInterval(() => {
+    greeting ??= greetNewcomers()
+      // While the game is unavailable the page shows it; the boards come with the next push.
+      .catch(logFailure(logger, 'snapshot on connect failed'))
+      .finally(() => {
+        greeting = null;
+      });
     pushing ??= pushChanges()
       .catch(logFailure(logger, 'leaderboard push failed'))
       .finally(() => {
@@ -234,6 +256,6 @@ export function attachGameChannel(
   // Stopping waits for a push under way, so that it never reaches a closed Redis connection.
   return async () => {
     clearInterval(timer);
-    await Promise.all([pushing, feeding]);
+    await Promise.all([pushing, feeding, greeting]);
   };
 }

@@ -72,6 +72,38 @@ function fresh(
   });
 }
 
+/**
+ * A polling POST that declares a body of `bytes` and sends only its first 64 KB, on a connection
+ * of its own: resolves with the answer, which must come before the rest of the body.
+ */
+function unfinishedPost(
+  url: string,
+  path: string,
+  bytes: number,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      new URL(path, url),
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'text/plain;charset=UTF-8', 'content-length': String(bytes) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, text });
+          req.destroy();
+        });
+      },
+    );
+    req.on('error', reject);
+    req.write(Buffer.alloc(64 * 1024, 'a'));
+  });
+}
+
 /** A sample of the Prometheus text: the value of the unlabelled series `name`. */
 function sample(text: string, name: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
@@ -229,6 +261,45 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
       } finally {
         polling.disconnect();
       }
+    });
+
+    it('answers a polling request for a session no worker holds at once, without reading its body', async () => {
+      const handshake = await fresh(server.url, '/socket.io/?EIO=4&transport=polling');
+      const worker = ownerOf(JSON.parse(handshake.text.slice(1)).sid);
+      const polling = (sid: string) => `/socket.io/?EIO=4&transport=polling&sid=${sid}`;
+      const unknown = {
+        status: 400,
+        text: JSON.stringify({ code: 1, message: 'Session ID unknown' }),
+      };
+      const sids = [
+        // A worker that does not exist; an id of no form the workers make; a live worker's
+        // session that is not open. Twice each, so that both workers take each kind.
+        `999.${'a'.repeat(20)}`,
+        'nobody',
+        `${worker}.x`,
+        `${worker}.${'b'.repeat(20)}`,
+      ];
+      for (const sid of [...sids, ...sids]) {
+        expect(await unfinishedPost(server.url, polling(sid), 2_000_000), sid).toEqual(unknown);
+      }
+
+      // A session's large message still reaches it whichever worker each request reaches.
+      const sid = JSON.parse(handshake.text.slice(1)).sid as string;
+      const session = polling(encodeURIComponent(sid));
+      expect(await fresh(server.url, session, { method: 'POST', body: '40' })).toEqual({
+        status: 200,
+        text: 'ok',
+      });
+      const large = `42["no-such-event","${'x'.repeat(300_000)}"]`;
+      for (let i = 0; i < 4; i += 1) {
+        expect(await fresh(server.url, session, { method: 'POST', body: large })).toEqual({
+          status: 200,
+          text: 'ok',
+        });
+      }
+      const answer = await fresh(server.url, session);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toMatch(/^40\{"sid":/);
     });
 
     it('starts another worker when one dies', async () => {

@@ -95,6 +95,20 @@ describe('configuration', () => {
     ).toBe(0.7);
   });
 
+  it("limits new game sockets per address generously, and wants a burst of a second's worth", () => {
+    expect(loadConfig({})).toMatchObject({
+      NEW_SOCKETS_PER_MINUTE: 3000,
+      NEW_SOCKETS_BURST: 500,
+      SOCKETS_PER_ADDRESS: 2000,
+    });
+    const message = configError({ NEW_SOCKETS_PER_MINUTE: '600', NEW_SOCKETS_BURST: '9' });
+    expect(message).toMatch(/NEW_SOCKETS_BURST "9": must be at least a second's worth/);
+    expect(message).toMatch(/NEW_SOCKETS_PER_MINUTE \(10\)/);
+    expect(
+      loadConfig({ NEW_SOCKETS_PER_MINUTE: '600', NEW_SOCKETS_BURST: '10' }).NEW_SOCKETS_BURST,
+    ).toBe(10);
+  });
+
   it('defaults DATA_DIR to the repository data directory whatever the working directory', () => {
     const cwd = process.cwd();
     const elsewhere = path.dirname(REPO_DATA_DIR);
