@@ -5,14 +5,23 @@ import type { Feature, FeatureDeps } from '../core/feature';
 import { sameOriginWrites } from '../core/origin';
 import { isImageKey, type ImageStore } from '../images';
 import { createModeration } from './moderation';
+import { closeQueueOfDeletedPosts } from './moderation/deleted-posts';
+import { QueueRepository } from './moderation/queue-repository';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
+import { OwnPostsService } from './posts/own-posts-service';
 import { PostsRepository } from './posts/posts-repository';
 import { feedFastRoute, imagesRouter, postsRouter } from './posts/posts-routes';
 import { PostsService } from './posts/posts-service';
 import { FollowsRepository } from './relations/follows-repository';
 import { followsRouter } from './relations/follows-routes';
 import { FollowsService } from './relations/follows-service';
+import { BlocksRepository } from './relations/blocks-repository';
+import { blocksRouter } from './relations/blocks-routes';
+import { BlocksService } from './relations/blocks-service';
+import { SavesRepository } from './saves/saves-repository';
+import { savesRouter } from './saves/saves-routes';
+import { SavesService } from './saves/saves-service';
 
 export type { ImageClassifier } from './moderation/scoring';
 
@@ -23,14 +32,15 @@ export interface LolgramParts {
   imageClassifier?: ImageClassifier | null;
 }
 
-/** LOLGram: posts with their images, follows, LOLs and views, and their moderation. */
+/** LOLGram: posts with their images, follows and blocks, LOLs, saves and views, and their moderation. */
 export function createLolgramFeature(
   deps: FeatureDeps,
   { accounts, images, imageClassifier }: LolgramParts,
 ): Feature {
   const { config, db } = deps;
   // New posts and moderation decisions both change the feed: they share its cache.
-  const feedCache = new FeedCache();
+  const feedCache = new FeedCache(deps.now);
+  const blocks = new BlocksRepository(db.pool);
   const postsRepository = new PostsRepository(db.pool, accounts.users);
   const moderation = createModeration(deps, {
     images,
@@ -44,6 +54,7 @@ export function createLolgramFeature(
   const follows = new FollowsService(
     db.pool,
     new FollowsRepository(db.pool),
+    blocks,
     accounts.users,
     accounts.service,
   );
@@ -56,8 +67,33 @@ export function createLolgramFeature(
   router.use('/lolgram', imagesRouter(posts, accounts.sessions));
   router.use('/lolgram', sameOriginWrites(config.PUBLIC_ORIGIN), accounts.resolveViewer);
   router.use('/lolgram', followsRouter(follows));
-  router.use('/lolgram', postsRouter(posts));
+  router.use(
+    '/lolgram',
+    blocksRouter(
+      new BlocksService(
+        db.pool,
+        blocks,
+        new FollowsRepository(db.pool),
+        accounts.users,
+        accounts.service,
+      ),
+    ),
+  );
+  router.use(
+    '/lolgram',
+    savesRouter(new SavesService(new SavesRepository(db.pool), postsRepository)),
+  );
+  router.use(
+    '/lolgram',
+    postsRouter(posts, new OwnPostsService(db.pool, postsRepository, images, deps.events)),
+  );
   router.use('/lolgram', moderation.router);
+  // An author's change shows on every node's copy of the feed's first page at once; a deleted
+  // post also leaves the moderation queue.
+  for (const change of ['post.deleted', 'post.caption-changed'] as const) {
+    deps.events.on(change, () => feedCache.clear(), { where: 'every-node' });
+  }
+  closeQueueOfDeletedPosts(deps.events, new QueueRepository(db.pool));
   return {
     name: 'lolgram',
     router,
