@@ -1,3 +1,4 @@
 export { AuthProvider } from './AuthProvider';
 export { useAuth } from './useAuth';
+export { NoSuchAccountError } from './auth-api';
 export { meQuery } from './me-query';
