@@ -1,12 +1,13 @@
 import { useParams } from 'react-router-dom';
-import { AuthProvider } from '../auth';
+import { LolgramProviders } from './LolgramProviders';
 import { PostView } from './post/PostView';
 
+/** A post's own page: LOLGram's providers, so that its sign-in dialog offers the wallet too. */
 export function PostPage() {
   const { postId = '' } = useParams();
   return (
-    <AuthProvider>
+    <LolgramProviders>
       <PostView key={postId} postId={postId} />
-    </AuthProvider>
+    </LolgramProviders>
   );
 }
