@@ -59,7 +59,8 @@ export function ConfirmDialog({
   return (
     <Dialog open={open} onOpenChange={change}>
       <DialogContent className="max-w-sm">
-        <DialogHeader>
+        {/* A long name in the title wraps rather than widening the dialog past a phone. */}
+        <DialogHeader className="wrap-anywhere">
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>

@@ -30,7 +30,12 @@ export function LolgramHeader({
         </h1>
         <div className="flex items-center gap-1">
           {desktop && state.isAuthenticated && state.authMethod === 'wallet' && (
-            <div className="mr-1" data-testid="header-wallet">
+            <div
+              // The wallet library's button (its stylesheet is outside Tailwind's layers, hence
+              // the !), sized to the header's other buttons.
+              className="mr-1 [&_.wallet-adapter-button]:h-10! [&_.wallet-adapter-button]:px-4! [&_.wallet-adapter-button]:text-sm!"
+              data-testid="header-wallet"
+            >
               <WalletSlot kind="account" />
             </div>
           )}
