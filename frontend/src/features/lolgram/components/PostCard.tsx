@@ -12,7 +12,7 @@ import { LolButton } from './LolButton';
 import { PostMenu } from './PostMenu';
 import { SaveButton } from './SaveButton';
 import { ShareButton } from './ShareButton';
-import { CommentSoonButton } from './SoonActions';
+import { CommentSoonButton } from './CommentSoonButton';
 import { SoonBadge } from './SoonBadge';
 import { UserAvatar } from './UserAvatar';
 
