@@ -115,6 +115,48 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
       await expectFocusReturns(page, options);
     });
 
+    it('LOLGram: the Saved and Blocked tabs, the author’s menu, and the caption, delete and block dialogs', async () => {
+      const page = await open(width);
+      const { ownPost, blocked, author } = suite.site;
+      await page.goto('/lolgram?tab=profile');
+      await page.getByRole('tab', { name: 'Saved' }).click();
+      const saved = page.getByRole('tabpanel', { name: 'Saved' });
+      await until(() => saved.getByRole('link').first().isVisible()).toBe(true);
+      await expectNoViolations(page, 'saved tab');
+      await page.getByRole('tab', { name: 'Blocked' }).click();
+      await until(() => page.getByRole('button', { name: `Unblock @${blocked}` }).isVisible()).toBe(
+        true,
+      );
+      await expectNoViolations(page, 'blocked tab');
+
+      await page.goto(`/lolgram/p/${ownPost.id}`);
+      const options = page.getByRole('button', { name: 'Post options' });
+      await until(() => options.isVisible()).toBe(true);
+      await options.click();
+      await until(() => page.getByRole('menu').isVisible()).toBe(true);
+      await expectNoViolations(page, 'the author’s menu');
+      for (const [item, title] of [
+        ['Edit caption', 'Edit caption'],
+        ['Delete', 'Delete this post?'],
+      ] as const) {
+        if (!(await page.getByRole('menu').isVisible())) await options.click();
+        await page.getByRole('menuitem', { name: item }).click();
+        await until(() => page.getByRole('dialog', { name: title }).isVisible()).toBe(true);
+        await expectNoViolations(page, `${title} dialog`);
+        await expectFocusReturns(page, options);
+      }
+
+      await page.goto(`/lolgram/${author}`);
+      const profileOptions = page.getByRole('button', { name: 'Profile options' });
+      await profileOptions.click();
+      await page.getByRole('menuitem', { name: `Block @${author}` }).click();
+      await until(() => page.getByRole('dialog', { name: `Block @${author}?` }).isVisible()).toBe(
+        true,
+      );
+      await expectNoViolations(page, 'block dialog');
+      await expectFocusReturns(page, profileOptions);
+    });
+
     it('LOLGram: the create post and crop dialogs', async () => {
       const page = await open(width);
       await page.goto('/lolgram');
@@ -160,6 +202,26 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
       await expectNoViolations(page, 'wallet chooser with more options');
       await page.screenshot({ path: screenshotPath(`a11y-wallet-chooser-${width}`) });
       await expectFocusReturns(page, select);
+    });
+
+    it('LOLGram: a wallet user’s profile with the wallet connected, and its menu', async () => {
+      const keypair = Keypair.generate();
+      const address = keypair.publicKey.toBase58();
+      const page = await open(width, 'visitor');
+      await page.addInitScript({ content: testWalletScript(keypair.secretKey, { signIn: true }) });
+      await page.goto('/lolgram?tab=profile');
+      await page.getByRole('button', { name: 'Select Wallet' }).click();
+      await page.getByRole('button', { name: /Test Wallet/ }).click();
+      const onProfile = page.getByTestId('profile-wallet');
+      const wallet = onProfile.getByRole('button', { name: `${address.slice(0, 4)}..` });
+      await until(() => wallet.isVisible()).toBe(true);
+      await until(() => page.getByRole('dialog').count()).toBe(0);
+      await expectNoViolations(page, 'wallet connected');
+      await wallet.click();
+      await until(() => onProfile.getByRole('menuitem', { name: 'Disconnect' }).isVisible()).toBe(
+        true,
+      );
+      await expectNoViolations(page, 'wallet menu');
     });
 
     it('a public profile, a post opened from its grid, and the admin dashboard with each tab', async () => {

@@ -1,5 +1,7 @@
+import { Keypair } from '@solana/web3.js';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { chromiumPath, screenshotPath } from './browser';
 import { PHONE_WIDTHS, SCREEN_SIZES, photo } from './seed';
 import { adminTabs, seededSuite, until } from './setup';
@@ -160,6 +162,87 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       await until(() => dialog.isVisible()).toBe(true);
       await expectOnScreen(page, dialog);
       await expectFits(page, width, 'lolgram-report', { fullPage: false });
+    });
+
+    it('LOLGram: the Saved and Blocked tabs, the author’s menu and the caption, delete and block dialogs', async () => {
+      const page = await open(width);
+      const { ownPost, blocked, author } = suite.site;
+      await page.goto('/lolgram?tab=profile');
+      await page.getByRole('tab', { name: 'Saved' }).click();
+      const saved = page.getByRole('tabpanel', { name: 'Saved' }).getByRole('link').first();
+      await until(() => saved.isVisible()).toBe(true);
+      await expectFits(page, width, 'lolgram-saved');
+      await page.getByRole('tab', { name: 'Blocked' }).click();
+      const unblock = page.getByRole('button', { name: `Unblock @${blocked}` });
+      await until(() => unblock.isVisible()).toBe(true);
+      await expectOnScreen(page, unblock);
+      await expectFits(page, width, 'lolgram-blocked');
+
+      await page.goto(`/lolgram/p/${ownPost.id}`);
+      const options = page.getByRole('button', { name: 'Post options' });
+      await until(() => options.isVisible()).toBe(true);
+      await options.click();
+      const menu = page.getByRole('menu', { name: 'Post options' });
+      await until(() => menu.isVisible()).toBe(true);
+      await expectOnScreen(page, menu);
+      await expectFits(page, width, 'lolgram-post-menu', { fullPage: false });
+      const dialog = page.getByRole('dialog');
+      for (const [item, shot] of [
+        ['Edit caption', 'lolgram-edit-caption'],
+        ['Delete', 'lolgram-delete-post'],
+      ] as const) {
+        if (!(await menu.isVisible())) await options.click();
+        await page.getByRole('menuitem', { name: item }).click();
+        await until(() => dialog.isVisible()).toBe(true);
+        await expectOnScreen(page, dialog);
+        await expectFits(page, width, shot, { fullPage: false });
+        await page.keyboard.press('Escape');
+        await until(() => dialog.count()).toBe(0);
+      }
+
+      await page.goto(`/lolgram/${author}`);
+      await page.getByRole('button', { name: 'Profile options' }).click();
+      await page.getByRole('menuitem', { name: `Block @${author}` }).click();
+      await until(() => dialog.isVisible()).toBe(true);
+      await expectOnScreen(page, dialog);
+      await expectOnScreen(page, dialog.getByRole('button', { name: 'Block' }));
+      // The longest name the rules allow wraps in the title: the dialog does not scroll sideways.
+      expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      await expectFits(page, width, 'lolgram-block-dialog', { fullPage: false });
+    });
+
+    it('LOLGram: a wallet user’s wallet, connected, on the profile (and in a desktop’s header)', async () => {
+      const keypair = Keypair.generate();
+      const address = keypair.publicKey.toBase58();
+      const page = await open(width, 'visitor');
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.addInitScript({ content: testWalletScript(keypair.secretKey, { signIn: true }) });
+      await page.goto('/lolgram?tab=profile');
+      await page.getByRole('button', { name: 'Select Wallet' }).click();
+      await page.getByRole('button', { name: /Test Wallet/ }).click();
+      // The spec's connected state: the address shortened to its first and last 4 characters.
+      const shortened = `${address.slice(0, 4)}..${address.slice(-4)}`;
+      const onProfile = page.getByTestId('profile-wallet');
+      const wallet = onProfile.getByRole('button', { name: shortened });
+      await until(() => wallet.isVisible()).toBe(true);
+      const inHeader = page.getByTestId('header-wallet');
+      if (isPhone(width)) expect(await inHeader.count()).toBe(0);
+      else {
+        await until(() => inHeader.getByRole('button', { name: shortened }).isVisible()).toBe(true);
+        await expectOnScreen(page, inHeader);
+      }
+      await expectOnScreen(page, wallet);
+      await expectFits(page, width, 'lolgram-wallet-connected');
+
+      await wallet.click();
+      const menu = onProfile.getByRole('menu');
+      for (const item of ['Copy address', 'Change wallet', 'Disconnect']) {
+        await until(() => menu.getByRole('menuitem', { name: item }).isVisible()).toBe(true);
+      }
+      await expectOnScreen(page, menu);
+      await expectFits(page, width, 'lolgram-wallet-menu', { fullPage: false });
+      await menu.getByRole('menuitem', { name: 'Copy address' }).click();
+      await until(() => page.evaluate(() => navigator.clipboard.readText())).toBe(address);
     });
 
     it('LOLGram: create a post, through the crop dialog, with Share on a 740 px screen', async () => {

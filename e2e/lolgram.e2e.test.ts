@@ -16,14 +16,26 @@ async function photo(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** Signs up through the page's own dialog (sign-in falls back to a new account). */
+/**
+ * Signs in through the page's own dialog, or signs up: "Welcome Back!" asks before it creates an
+ * account for a name nobody has, and the test says yes.
+ */
 async function signUp(page: Page, url: string, username: string) {
   await page.goto(`${url}/lolgram`);
   await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Username').fill(username);
   await dialog.getByLabel('Password').fill(PASSWORD);
-  await dialog.getByRole('button', { name: /^(Sign In|Create Account)$/ }).click();
+  await dialog.getByRole('button', { name: 'Sign In' }).click();
+  const create = dialog
+    .getByRole('group', { name: `There is no account named ${username}. Create it?` })
+    .getByRole('button', { name: 'Create Account' });
+  await expect
+    .poll(async () => (await dialog.count()) === 0 || (await create.isVisible()), {
+      timeout: 15_000,
+    })
+    .toBe(true);
+  if (await dialog.count()) await create.click();
   await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(0);
   await expect
     .poll(() => page.getByRole('button', { name: 'Your profile' }).isVisible())
@@ -264,6 +276,136 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
         timeout: 10_000,
       })
       .toBe(true);
+  });
+
+  it('saves a post into the Saved grid, and shares its link as a copied address', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    // No system share sheet, as on most desktop browsers: the link is copied instead.
+    await page.addInitScript(() => {
+      delete (Navigator.prototype as { share?: unknown }).share;
+    });
+    await signUp(page, server.url, `saver_${Date.now().toString(36)}`);
+    const card = page
+      .getByRole('article', { name: `Post by ${author}` })
+      .filter({ hasText: caption });
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => card.getByRole('button', { name: 'Remove from Saved' }).isVisible())
+      .toBe(true);
+
+    await card.getByRole('button', { name: 'Share' }).click();
+    await expect.poll(() => page.getByText('Link copied').first().isVisible()).toBe(true);
+    await page.screenshot({ path: screenshotPath('lolgram-link-copied') });
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(new RegExp(`^${server.url}/lolgram/p/[0-9a-f-]{36}$`));
+
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    await page.getByRole('tab', { name: 'Saved' }).click();
+    const tile = page
+      .getByRole('tabpanel', { name: 'Saved' })
+      .getByRole('link', { name: new RegExp(`^${caption}`) });
+    await expect.poll(() => tile.getAttribute('href')).toBe(new URL(copied).pathname);
+    await page.screenshot({ path: screenshotPath('lolgram-saved-grid') });
+  });
+
+  it('blocks a follower from their profile: the follows end both ways and a new one is refused', async () => {
+    const pestName = `pest_${Date.now().toString(36)}`;
+    const pest = await newPage();
+    await signUp(pest, server.url, pestName);
+    const follow = async (page: Page, whom: string) => {
+      await page.goto(`${server.url}/lolgram/${whom}`);
+      await page.getByRole('button', { name: 'Follow', exact: true }).click();
+      await expect
+        .poll(() => page.getByRole('button', { name: 'Following', exact: true }).isVisible())
+        .toBe(true);
+    };
+    await follow(pest, author);
+    const owner = await newPage();
+    await signUp(owner, server.url, author);
+    await follow(owner, pestName);
+    await expect.poll(() => owner.getByTestId('stat-followers').textContent()).toBe('1');
+
+    await owner.getByRole('button', { name: 'Profile options' }).click();
+    await owner.getByRole('menuitem', { name: `Block @${pestName}` }).click();
+    const dialog = owner.getByRole('dialog', { name: `Block @${pestName}?` });
+    await dialog.getByRole('button', { name: 'Block' }).click();
+    await expect
+      .poll(() => owner.getByRole('button', { name: 'Unblock', exact: true }).isVisible())
+      .toBe(true);
+    // Neither follows the other any more: the pest's counts are 0 both ways.
+    await expect.poll(() => owner.getByTestId('stat-followers').textContent()).toBe('0');
+    expect(await owner.getByTestId('stat-following').textContent()).toBe('0');
+    await owner.screenshot({ path: screenshotPath('lolgram-blocked-profile') });
+
+    // The pest is told nothing; their follow is gone, and a new one is refused discreetly.
+    await pest.reload();
+    const again = pest.getByRole('button', { name: 'Follow', exact: true });
+    await expect.poll(() => again.isEnabled()).toBe(true);
+    await again.click();
+    await expect
+      .poll(() => pest.getByText("You can't follow this account").first().isVisible())
+      .toBe(true);
+    expect(await pest.getByText(/block/i).count()).toBe(0);
+    await pest.screenshot({ path: screenshotPath('lolgram-follow-refused') });
+
+    await owner.goto(`${server.url}/lolgram?tab=profile`);
+    await owner.getByRole('tab', { name: 'Blocked' }).click();
+    await owner.getByRole('button', { name: `Unblock @${pestName}` }).click();
+    await expect.poll(() => owner.getByText('No blocked accounts').isVisible()).toBe(true);
+  });
+
+  it('lets the author edit a caption and delete the post, which leaves the feed and its images', async () => {
+    const name = `editor_${Date.now().toString(36)}`;
+    const page = await newPage();
+    await signUp(page, server.url, name);
+    const me = (await (await page.request.get(`${server.url}/api/lolgram/users/me`)).json()) as {
+      id: string;
+    };
+    const made = await page.request.post(`${server.url}/api/lolgram/posts`, {
+      multipart: {
+        caption: 'teh typo caption',
+        userId: me.id,
+        image: { name: 'typo.png', mimeType: 'image/png', buffer: await photo() },
+      },
+    });
+    expect(made.status()).toBe(201);
+    const post = (await made.json()) as { id: string; imageUrl: string };
+    const inFeed = async () =>
+      (
+        (await (await page.request.get(`${server.url}/api/lolgram/posts/feed`)).json()) as {
+          id: string;
+        }[]
+      ).some((p) => p.id === post.id);
+    await expect.poll(inFeed, { timeout: 20_000 }).toBe(true);
+
+    await page.goto(`${server.url}/lolgram/p/${post.id}`);
+    const card = page.getByRole('article', { name: `Post by ${name}` });
+    await card.getByRole('button', { name: 'Post options' }).click();
+    await page.getByRole('menuitem', { name: 'Edit caption' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit caption' });
+    await edit.getByLabel('Caption').fill('the typo caption, fixed');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => card.getByText('the typo caption, fixed').isVisible(), { timeout: 10_000 })
+      .toBe(true);
+
+    await card.getByRole('button', { name: 'Post options' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this post?' });
+    await page.screenshot({ path: screenshotPath('lolgram-delete-post') });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    // Opened from its address, the page goes back to LOLGram, where the post is no more.
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe('/lolgram');
+    await expect.poll(() => page.getByText('Post deleted').first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('article').first().isVisible()).toBe(true);
+    expect(await page.getByText('the typo caption, fixed').count()).toBe(0);
+    expect(await inFeed()).toBe(false);
+    expect((await page.request.get(`${server.url}${post.imageUrl}`)).status()).toBe(404);
   });
 
   it('lets a user report a post and an admin reject it out of the feed, explore and the profile', async () => {

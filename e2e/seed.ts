@@ -17,8 +17,15 @@ export interface SeededSite {
   author: string;
   /** The author's first post, which has a location, for `/lolgram/p/:postId`. */
   post: SeededPost;
-  /** Signed in to LOLGram as the admin (who has not posted), and a game player. */
+  /**
+   * Signed in to LOLGram as the admin, and a game player. The admin has one post, the oldest of
+   * the feed (for its author's menu), saved another, and blocked an account that never posted.
+   */
   member: StorageState;
+  /** The member's own post. */
+  ownPost: SeededPost;
+  /** The account the member blocked. */
+  blocked: string;
   /** A game player on the boards (the longest name), for `/admin/players/:id`. */
   player: SeededPlayer;
 }
@@ -43,6 +50,9 @@ const CAPTIONS = [
   'supercalifragilisticexpialidocious_captions_without_spaces_must_wrap_too',
 ];
 const LOCATION = 'Llanfairpwllgwyngyll, Isle of Anglesey';
+const OWN_CAPTION = 'the member’s own joke';
+/** An account that never posts, which the member blocked. */
+const BLOCKED = 'spam_bot';
 /** The longest names the rules allow, to show how rows and headers cope with them. */
 const LONG_PLAYER = 'the_longest_username';
 const LONG_AUTHOR = 'a_rather_long_author';
@@ -75,6 +85,39 @@ export async function post(url: string, path: string, body: unknown, cookie?: st
   return { body: (await res.json()) as { id: string }, cookie: cookies.join('; ') };
 }
 
+/** Uploads a post as the signed-in `author` (a cookie), with a location or not. */
+async function upload(
+  url: string,
+  author: { id: string; cookie: string },
+  caption: string,
+  { located = false, hue = 40 } = {},
+): Promise<SeededPost> {
+  const form = new FormData();
+  form.append('caption', caption);
+  form.append('userId', author.id);
+  if (located) form.append('location', JSON.stringify({ name: LOCATION, lat: 0, lng: 0 }));
+  const image = new Uint8Array(await photo(800, 600, hue));
+  form.append('image', new Blob([image], { type: 'image/png' }), 'photo.png');
+  const res = await fetch(`${url}/api/lolgram/posts`, {
+    method: 'POST',
+    body: form,
+    headers: { cookie: author.cookie },
+  });
+  if (res.status !== 201) throw new Error(`post: ${res.status} ${await res.text()}`);
+  return { id: ((await res.json()) as { id: string }).id, caption };
+}
+
+/** A post shows in the feed once its automatic check has run. */
+async function feedHolds(url: string, posts: number): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const feed = (await (await fetch(`${url}/api/lolgram/posts/feed`)).json()) as unknown[];
+      expect(feed).toHaveLength(posts);
+    },
+    { timeout: 30_000, interval: 100 },
+  );
+}
+
 /** Two posts by each author, every other one with a location; returns them in that order. */
 async function seedPosts(url: string, authors: string[]): Promise<SeededPost[]> {
   const posts: SeededPost[] = [];
@@ -85,31 +128,29 @@ async function seedPosts(url: string, authors: string[]): Promise<SeededPost[]> 
       password: PASSWORD,
     });
     for (let i = 0; i < 2; i += 1, n += 1) {
-      const form = new FormData();
-      const caption = CAPTIONS[n % CAPTIONS.length];
-      form.append('caption', caption);
-      form.append('userId', author.body.id);
-      if (n % 2 === 0) form.append('location', JSON.stringify({ name: LOCATION, lat: 0, lng: 0 }));
-      const image = new Uint8Array(await photo(800, 600, n * 70));
-      form.append('image', new Blob([image], { type: 'image/png' }), 'photo.png');
-      const res = await fetch(`${url}/api/lolgram/posts`, {
-        method: 'POST',
-        body: form,
-        headers: { cookie: author.cookie },
-      });
-      if (res.status !== 201) throw new Error(`post: ${res.status} ${await res.text()}`);
-      posts.push({ id: ((await res.json()) as { id: string }).id, caption });
+      posts.push(
+        await upload(
+          url,
+          { id: author.body.id, cookie: author.cookie },
+          CAPTIONS[n % CAPTIONS.length],
+          {
+            located: n % 2 === 0,
+            hue: n * 70,
+          },
+        ),
+      );
     }
   }
-  // A post shows in the feed once its automatic check has run.
-  await vi.waitFor(
-    async () => {
-      const feed = (await (await fetch(`${url}/api/lolgram/posts/feed`)).json()) as unknown[];
-      expect(feed).toHaveLength(n);
-    },
-    { timeout: 30_000, interval: 100 },
-  );
   return posts;
+}
+
+/** The admin's own post, made first so that it is the oldest: the feed's others come before it. */
+async function seedOwnPost(url: string, admin: string): Promise<SeededPost> {
+  const signedIn = await post(url, '/api/lolgram/users/login', {
+    username: admin,
+    password: PASSWORD,
+  });
+  return upload(url, { id: signedIn.body.id, cookie: signedIn.cookie }, OWN_CAPTION, { hue: 200 });
 }
 
 /** Six players with taps, the first (the longest name) the most; returns that one. */
@@ -149,12 +190,12 @@ export async function signIn(page: Page, url: string, username: string): Promise
  * The member's browser state: signed in to LOLGram as the admin (through the sign-in dialog, as a
  * user does), who reports a post (so the moderation queue has an item), and a game player.
  */
-async function memberState(browser: Browser, url: string, admin: string) {
+async function memberState(browser: Browser, url: string, admin: string, blocked: string) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await signIn(page, url, admin);
-    await page.evaluate(async () => {
+    await page.evaluate(async (blockedId) => {
       const send = async (path: string, body: unknown) => {
         const res = await fetch(path, {
           method: 'POST',
@@ -166,11 +207,13 @@ async function memberState(browser: Browser, url: string, admin: string) {
       };
       const feed = (await (await fetch('/api/lolgram/posts/feed')).json()) as { id: string }[];
       await send(`/api/lolgram/posts/${feed[0].id}/report`, { reason: 'spam' });
+      await send(`/api/lolgram/posts/${feed[1].id}/save`, {});
+      await send(`/api/lolgram/users/${blockedId}/block`, {});
       const player = await send('/api/users', { username: 'me_on_a_phone', country: 'FR' });
       const session = await send('/api/sessions', { userId: player.id });
       localStorage.setItem('tapgram.game.userId', player.id);
       localStorage.setItem('tapgram.game.sessionId', session.id);
-    });
+    }, blocked);
     return await context.storageState();
   } finally {
     await context.close();
@@ -180,13 +223,21 @@ async function memberState(browser: Browser, url: string, admin: string) {
 /** Posts by two authors, players on the boards, and the member's signed-in browser state. */
 export async function seedSite(server: TestServer, browser: Browser): Promise<SeededSite> {
   const admin = await newAdmin(server);
-  const [firstPost] = await seedPosts(server.url, [LONG_AUTHOR, 'memelord']);
+  const ownPost = await seedOwnPost(server.url, admin);
+  const posts = await seedPosts(server.url, [LONG_AUTHOR, 'memelord']);
+  await feedHolds(server.url, posts.length + 1);
+  const blocked = await post(server.url, '/api/lolgram/users/create', {
+    username: BLOCKED,
+    password: PASSWORD,
+  });
   const player = await seedPlayers(server.url);
   return {
     url: server.url,
     author: LONG_AUTHOR,
-    post: firstPost,
-    member: await memberState(browser, server.url, admin),
+    post: posts[0],
+    member: await memberState(browser, server.url, admin, blocked.body.id),
+    ownPost,
+    blocked: BLOCKED,
     player,
   };
 }

@@ -1,6 +1,8 @@
 import {
   adminStatsSchema,
   avatarAnswerSchema,
+  blockedUserSchema,
+  blockStateSchema,
   errorBodySchema,
   followStatusSchema,
   gameConfigSchema,
@@ -8,6 +10,7 @@ import {
   gameUserSchema,
   leaderboardCountrySchema,
   leaderboardUserSchema,
+  locatedCountSchema,
   lolgramUserSchema,
   lolStateSchema,
   meAnswerSchema,
@@ -22,6 +25,7 @@ import {
   rankedUserSchema,
   rankResponseSchema,
   reportAnswerSchema,
+  saveStateSchema,
   signInInputSchema,
   tapResultSchema,
 } from '@tapgram/shared';
@@ -93,6 +97,17 @@ const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
     answer: one(avatarAnswerSchema),
   },
   {
+    methods: ['GET', 'POST', 'DELETE'],
+    path: /^\/api\/lolgram\/users\/[^/]+\/block$/,
+    answer: one(blockStateSchema),
+  },
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/users\/[^/]+\/blocked$/,
+    answer: list(blockedUserSchema),
+  },
+  { methods: ['GET'], path: /^\/api\/lolgram\/users\/[^/]+\/saved$/, answer: list(postSchema) },
+  {
     methods: ['GET', 'PUT'],
     path: /^\/api\/lolgram\/users\/[^/]+$/,
     answer: one(lolgramUserSchema),
@@ -101,15 +116,26 @@ const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
   { methods: ['POST'], path: /^\/api\/lolgram\/posts$/, answer: one(postSchema) },
   {
     methods: ['GET'],
-    path: /^\/api\/lolgram\/posts\/(feed|user\/[^/]+)$/,
+    path: /^\/api\/lolgram\/posts\/(feed|located|user\/[^/]+)$/,
     answer: list(postSchema),
   },
-  { methods: ['GET'], path: /^\/api\/lolgram\/posts\/[^/]+$/, answer: one(postSchema) },
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/posts\/located\/count$/,
+    answer: one(locatedCountSchema),
+  },
+  { methods: ['GET', 'PATCH'], path: /^\/api\/lolgram\/posts\/[^/]+$/, answer: one(postSchema) },
+  { methods: ['DELETE'], path: /^\/api\/lolgram\/posts\/[^/]+$/, answer: 'no content' },
   { methods: ['POST'], path: /^\/api\/lolgram\/posts\/views$/, answer: 'no content' },
   {
     methods: ['POST', 'DELETE'],
     path: /^\/api\/lolgram\/posts\/[^/]+\/lol$/,
     answer: one(lolStateSchema),
+  },
+  {
+    methods: ['POST', 'DELETE'],
+    path: /^\/api\/lolgram\/posts\/[^/]+\/save$/,
+    answer: one(saveStateSchema),
   },
   {
     methods: ['POST'],

@@ -9,6 +9,7 @@ export * from './game-channel';
 export * from './board-delta';
 export * from './ranks';
 export * from './lolgram';
+export * from './social';
 export * from './admin';
 export * from './game-operators';
 export * from './live';

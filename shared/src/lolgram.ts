@@ -121,6 +121,8 @@ export const postSchema = z.object({
   location: locationSchema.nullable(),
   lolCount: z.number().int(),
   isLiked: z.boolean(),
+  /** Whether the viewer keeps it in their Saved grid (false for visitors). */
+  isSaved: z.boolean(),
   commentCount: z.number().int(),
   createdAt: z.string(),
   canMintNFT: z.boolean(),

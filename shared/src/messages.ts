@@ -22,6 +22,9 @@ export const messages = {
   captionTooLong: `Caption must be ${CAPTION_MAX_LENGTH} characters or less`,
   invalidCredentials: 'Invalid username or password',
   userNotFound: 'User not found',
+  // One wording whoever blocked whom: it says the action is refused, and not why.
+  cannotFollow: "You can't follow this account",
+  cannotLol: "You can't LOL this post",
   playerFrozen: 'This player is frozen',
   freezeReasonRequired: 'Give a reason',
   unstorableText: 'Text must not contain NUL characters or unpaired UTF-16 surrogates',

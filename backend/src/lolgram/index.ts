@@ -7,13 +7,20 @@ import type { Live } from '../live';
 import { createModeration, imageClassifierFor, moderatedPosts, PostScorer } from './moderation';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
+import { OwnPostsService } from './posts/own-posts-service';
 import { handlePostEvents } from './posts/post-handlers';
 import { PostsRepository } from './posts/posts-repository';
 import { feedFastRoute, imagesRouter, postsRouter } from './posts/posts-routes';
 import { PostsService } from './posts/posts-service';
+import { BlocksRepository } from './relations/blocks-repository';
+import { blocksRouter } from './relations/blocks-routes';
+import { BlocksService } from './relations/blocks-service';
 import { FollowsRepository } from './relations/follows-repository';
 import { followsRouter } from './relations/follows-routes';
 import { FollowsService } from './relations/follows-service';
+import { SavesRepository } from './saves/saves-repository';
+import { savesRouter } from './saves/saves-routes';
+import { SavesService } from './saves/saves-service';
 
 export type { ImageClassifier } from './moderation/scoring';
 
@@ -25,13 +32,15 @@ export interface LolgramParts {
   imageClassifier?: ImageClassifier | null;
 }
 
-/** LOLGram: posts with their images, follows, LOLs and views, and their moderation. */
+/** LOLGram: posts with their images, follows and blocks, LOLs, saves and views, and their moderation. */
 export function createLolgramFeature(
   deps: FeatureDeps,
   { accounts, images: { store: images, uploads }, live, imageClassifier }: LolgramParts,
 ): Feature {
   const { config, db, events, logger } = deps;
-  const feedCache = new FeedCache();
+  const feedCache = new FeedCache(deps.now);
+  const blocks = new BlocksRepository(db.pool);
+  const follows = new FollowsRepository(db.pool);
   const postsRepository = new PostsRepository(db.pool, accounts.users);
   const classifier = imageClassifier !== undefined ? imageClassifier : imageClassifierFor(config);
   const moderation = createModeration(deps, {
@@ -49,13 +58,7 @@ export function createLolgramFeature(
   });
   const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events);
   handlePostEvents(events, { feedCache, live });
-  const follows = new FollowsService(
-    db.pool,
-    new FollowsRepository(db.pool),
-    accounts.users,
-    accounts.service,
-    events,
-  );
+
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {
     if (!isImageKey(req.path.slice(1))) throw new NotFoundError('Image not found');
@@ -63,8 +66,24 @@ export function createLolgramFeature(
   });
   router.use('/lolgram', imagesRouter(posts, accounts.sessions));
   router.use('/lolgram', accounts.resolveViewer);
-  router.use('/lolgram', followsRouter(follows));
-  router.use('/lolgram', postsRouter(posts));
+  router.use(
+    '/lolgram',
+    followsRouter(
+      new FollowsService(db.pool, follows, blocks, accounts.users, accounts.service, events),
+    ),
+  );
+  router.use(
+    '/lolgram',
+    blocksRouter(new BlocksService(db.pool, blocks, follows, accounts.users, accounts.service)),
+  );
+  router.use(
+    '/lolgram',
+    savesRouter(new SavesService(new SavesRepository(db.pool), postsRepository)),
+  );
+  router.use(
+    '/lolgram',
+    postsRouter(posts, new OwnPostsService(db.pool, postsRepository, images, events)),
+  );
   router.use('/lolgram', moderation.router);
   return {
     name: 'lolgram',

@@ -4,6 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { AuthDialog } from '../../src/features/lolgram/dialogs/AuthDialog';
+import { makeUser } from './builders';
 import { json, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp } from './render';
 
@@ -40,7 +41,7 @@ describe('the Login / Sign Up dialog', () => {
       .on('POST', '/api/lolgram/users/login', () =>
         json({ error: messages.invalidCredentials }, 401),
       )
-      .on('POST', '/api/lolgram/users/create', () => json({ error: messages.usernameTaken }, 409));
+      .on('GET', '/api/lolgram/users/username/alice', () => json(makeUser({ username: 'alice' })));
     const { alert, onOpenChange, dialog } = openDialog();
 
     await userEvent.type(within(dialog).getByLabelText('Username'), 'alice');
@@ -53,5 +54,71 @@ describe('the Login / Sign Up dialog', () => {
     expect(alert).not.toHaveBeenCalled();
     expect(onOpenChange).not.toHaveBeenCalled();
     expect(within(dialog).getByRole('button', { name: 'Sign In' })).not.toBeDisabled();
+    expect(api.calls('POST', '/api/lolgram/users/create')).toHaveLength(0);
+  });
+
+  const noAccount = () =>
+    api
+      .on('POST', '/api/lolgram/users/login', () =>
+        json({ error: messages.invalidCredentials }, 401),
+      )
+      .on('GET', '/api/lolgram/users/username/alcie', () =>
+        json({ error: messages.userNotFound }, 404),
+      )
+      .on('POST', '/api/lolgram/users/create', () => json(makeUser({ username: 'alcie' }), 201));
+
+  async function signInAs(dialog: HTMLElement, username: string) {
+    await userEvent.type(within(dialog).getByLabelText('Username'), username);
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'correct horse battery');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign In' }));
+  }
+
+  it('asks before it creates an account for a mistyped name on "Welcome Back!"', async () => {
+    noAccount();
+    const { onOpenChange, dialog } = openDialog();
+    await signInAs(dialog, 'alcie');
+
+    const question = await within(dialog).findByRole('group', {
+      name: 'There is no account named alcie. Create it?',
+    });
+    expect(api.calls('POST', '/api/lolgram/users/create')).toHaveLength(0);
+    expect(onOpenChange).not.toHaveBeenCalled();
+    const create = within(question).getByRole('button', { name: 'Create Account' });
+    expect(create).toHaveFocus();
+
+    await userEvent.click(create);
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(api.bodies('POST', '/api/lolgram/users/create')).toEqual([
+      JSON.stringify({ username: 'alcie', password: 'correct horse battery' }),
+    ]);
+  });
+
+  it('creates nothing when the user cancels, or types the name again', async () => {
+    noAccount();
+    const { dialog } = openDialog();
+    await signInAs(dialog, 'alcie');
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Cancel' }));
+    expect(within(dialog).queryByRole('group')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Sign In' })).toBeVisible();
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign In' }));
+    await within(dialog).findByRole('group');
+    await userEvent.type(within(dialog).getByLabelText('Username'), 'x');
+    expect(within(dialog).queryByRole('group')).toBeNull();
+    expect(api.calls('POST', '/api/lolgram/users/create')).toHaveLength(0);
+  });
+
+  it('creates the account at once in the sign-up mode', async () => {
+    noAccount();
+    const { onOpenChange, dialog } = openDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign up' }));
+    const joining = screen.getByRole('dialog', { name: 'Join LOLGram' });
+    await userEvent.type(within(joining).getByLabelText('Username'), 'alcie');
+    await userEvent.type(within(joining).getByLabelText('Password'), 'correct horse battery');
+    await userEvent.click(within(joining).getByRole('button', { name: 'Create Account' }));
+
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(api.calls('POST', '/api/lolgram/users/create')).toHaveLength(1);
+    expect(api.calls('GET', '/api/lolgram/users/username/alcie')).toHaveLength(0);
   });
 });

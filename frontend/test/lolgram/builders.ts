@@ -39,6 +39,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     location: null,
     lolCount: 0,
     isLiked: false,
+    isSaved: false,
     commentCount: 0,
     createdAt: '2026-11-01T12:00:00.000Z',
     canMintNFT: false,

@@ -62,7 +62,7 @@ describe('create post dialog', () => {
     expect(screen.getByRole('button', { name: 'Share' }).hasAttribute('disabled')).toBe(false);
   });
 
-  it('sends nothing while the caption is blank', async () => {
+  it('sends nothing while the caption is blank, and says "Add a caption" beside it', async () => {
     await openSignedIn();
     await pickAndCrop();
 
@@ -70,6 +70,12 @@ describe('create post dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Share' }));
 
     expect(api.calls('POST', '/api/lolgram/posts')).toHaveLength(0);
+    expect(screen.getByRole('alert')).toHaveTextContent('Add a caption');
+    expect(screen.getByLabelText('Caption')).toHaveAccessibleDescription('Add a caption');
+    expect(screen.getByLabelText('Caption')).toHaveAttribute('aria-invalid', 'true');
+
+    await userEvent.type(screen.getByLabelText('Caption'), 'now funny');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('uploads the cropped JPEG with the caption, user id and location', async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -118,5 +118,45 @@ describe('a post on its own page', () => {
     expect(screen.getByRole('link', { name: 'Back to LOLGram' }).getAttribute('href')).toBe(
       '/lolgram',
     );
+  });
+
+  it('opens the sign-in dialog over the post when a visitor LOLs it, and stays on the post', async () => {
+    const post = servePost();
+    const viewer = makeUser({ username: 'viewer' });
+    api.on('POST', '/api/lolgram/users/login', () => json(viewer));
+    renderRoutes(`/lolgram/p/${post.id}`);
+    const card = await expectPostView(post);
+
+    await userEvent.click(within(card).getByRole('button', { name: 'LOL' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Welcome Back!' });
+    expect(screen.queryByText('Login Required')).toBeNull();
+    await userEvent.type(within(dialog).getByLabelText('Username'), 'viewer');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'correct horse battery');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign In' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByRole('heading', { name: 'Post' })).toBeTruthy();
+    // Read again for who is asking now (their LOLs and saves).
+    await waitFor(() => expect(api.calls('GET', `/api/lolgram/posts/${post.id}`)).toHaveLength(2));
+    expect(api.calls('POST', `/api/lolgram/posts/${post.id}/lol`)).toHaveLength(0);
+  });
+
+  it('leaves its page once its author deleted it', async () => {
+    const author = makeUser({ username: 'author' });
+    signIn(api, author);
+    const post = servePost({ userId: author.id, username: author.username });
+    api
+      .on('DELETE', `/api/lolgram/posts/${post.id}`, () => noContent())
+      .on('GET', FEED, () => json([makePost({ caption: 'what is left' })]));
+    renderRoutes(`/lolgram/p/${post.id}`);
+    const card = await expectPostView(post);
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Post options' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this post?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+
+    expect(await tileOf('what is left')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Post Not Found' })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProfilePage } from '../../src/features/lolgram/ProfilePage';
@@ -126,6 +126,57 @@ describe('public profile', () => {
     expect(await screen.findByText('Login Required')).toBeTruthy();
     expect(screen.getByText('Please login to follow users')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Follow' })).toBeTruthy();
+  });
+
+  function signedInOnBobsProfile() {
+    const bob = serveProfile();
+    const alice = makeUser({ username: 'alice' });
+    signIn(api, alice);
+    api
+      .on('GET', `/api/lolgram/users/${alice.id}/following/${bob.id}`, () =>
+        json({ following: true }),
+      )
+      .on('GET', `/api/lolgram/users/${bob.id}/block`, () => json({ blocked: false }));
+    openProfile('bob');
+    return { alice, bob };
+  }
+
+  it('blocks from the profile’s menu once the viewer confirms, then offers Unblock', async () => {
+    const { bob } = signedInOnBobsProfile();
+    api.on('POST', `/api/lolgram/users/${bob.id}/block`, () => json({ blocked: true }));
+    await screen.findByRole('button', { name: 'Following' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Profile options' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Block @bob' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Block @bob?' });
+    expect(dialog).toHaveTextContent("They won't be told.");
+    expect(api.calls('POST', `/api/lolgram/users/${bob.id}/block`)).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Block' }));
+
+    expect(await screen.findByRole('button', { name: 'Unblock' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Follow/ })).toBeNull();
+    expect(api.calls('POST', `/api/lolgram/users/${bob.id}/block`)).toHaveLength(1);
+
+    api.on('DELETE', `/api/lolgram/users/${bob.id}/block`, () => json({ blocked: false }));
+    await userEvent.click(screen.getByRole('button', { name: 'Unblock' }));
+    expect(await screen.findByText('@bob is no longer blocked')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Profile options' })).toBeTruthy();
+  });
+
+  it('says in the server’s words why a follow was refused', async () => {
+    const { bob } = signedInOnBobsProfile();
+    api
+      .on('DELETE', `/api/lolgram/users/${bob.id}/follow`, () =>
+        json({ following: false, followerCount: 4 }),
+      )
+      .on('POST', `/api/lolgram/users/${bob.id}/follow`, () =>
+        json({ error: "You can't follow this account" }, 403),
+      );
+    await userEvent.click(await screen.findByRole('button', { name: 'Following' }));
+    const follow = await screen.findByRole('button', { name: 'Follow' });
+    await waitFor(() => expect(follow).toBeEnabled());
+    await userEvent.click(follow);
+    expect(await screen.findByText("You can't follow this account")).toBeTruthy();
   });
 
   it('pages a long profile grid with Load more, passing the last post as the cursor', async () => {

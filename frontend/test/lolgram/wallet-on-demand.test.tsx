@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { LolgramPage } from '../../src/features/lolgram/LolgramPage';
-import { makePost } from './builders';
+import { makePost, makeUser } from './builders';
 import { json, stubFetchForEachTest } from './fetch-stub';
-import { renderWithApp } from './render';
+import { renderWithApp, signIn } from './render';
 
 // The wallet chunk, held back until a test lets it arrive: a stand-in with the same exports.
 const chunk = vi.hoisted(() => {
@@ -27,6 +27,7 @@ vi.mock('../../src/features/wallet', async () => {
       <div data-testid="wallet-providers">{children}</div>
     ),
     WalletSection: () => <button type="button">Select Wallet</button>,
+    WalletButton: () => <button type="button">Ab12..yz89</button>,
     WalletAutoSignIn: () => <span data-testid="wallet-auto-sign-in" />,
   };
 });
@@ -75,5 +76,43 @@ describe('the wallet code loads only when wallet UI needs it', () => {
     renderLolgram();
     expect(await screen.findByText('a funny cat')).toBeTruthy();
     expect(await screen.findByTestId('wallet-auto-sign-in')).toBeTruthy();
+  });
+
+  it('shows a wallet user their wallet on their profile and, on a desktop, in the header', async () => {
+    const me = makeUser({ username: 'wallet_Ab12cd34', walletAddress: 'Ab12cd34ef56gh78yz89' });
+    signIn(api, me);
+    api
+      .on('GET', FEED, () => json([]))
+      .on('GET', `/api/lolgram/users/username/${me.username}`, () => json(me))
+      .on('GET', new RegExp(`^/api/lolgram/posts/user/${me.id}`), () => json([]));
+    const wide = vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query === '(min-width: 1024px)',
+          media: query,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+        }) as unknown as MediaQueryList,
+    );
+    renderWithApp(<LolgramPage />, { route: '/lolgram?tab=profile', auth: false });
+
+    const onProfile = await screen.findByTestId('profile-wallet');
+    expect(await within(onProfile).findByRole('button', { name: 'Ab12..yz89' })).toBeTruthy();
+    const inHeader = screen.getByTestId('header-wallet');
+    expect(await within(inHeader).findByRole('button', { name: 'Ab12..yz89' })).toBeTruthy();
+    wide.mockRestore();
+  });
+
+  it('keeps the header to its buttons on a phone, and a password user’s profile without one', async () => {
+    const me = makeUser({ username: 'alice' });
+    signIn(api, me);
+    api
+      .on('GET', FEED, () => json([]))
+      .on('GET', '/api/lolgram/users/username/alice', () => json(me))
+      .on('GET', new RegExp(`^/api/lolgram/posts/user/${me.id}`), () => json([]));
+    renderWithApp(<LolgramPage />, { route: '/lolgram?tab=profile', auth: false });
+    await screen.findByRole('button', { name: 'Edit Profile' });
+    expect(screen.queryByTestId('profile-wallet')).toBeNull();
+    expect(screen.queryByTestId('header-wallet')).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import type { FeatureDeps } from '../../core/feature';
 import type { PostsRepository } from '../posts/posts-repository';
 import { ContentChecker } from './content-checker';
 import { ContentTypes, type ModeratedContent } from './content-types';
+import { closeQueueOfDeletedPosts } from './deleted-posts';
 import { moderationRouter } from './moderation-routes';
 import { ModerationService } from './moderation-service';
 import { NsfwClassifier } from './nsfw-classifier';
@@ -51,6 +52,7 @@ export function createModeration(
     { reportsPerHour: config.MODERATION_REPORTS_PER_HOUR },
     events,
   );
+  closeQueueOfDeletedPosts(events, queue);
   const imageCheckState = () => imageClassifier?.state() ?? 'off';
   /** In the background: the image model loads and unfinished checks run again. */
   function start(): void {

@@ -155,4 +155,16 @@ export class QueueRepository {
     );
     return { outcome: 'decided', contentType: item.content_type, contentId: item.content_id };
   }
+
+  /**
+   * Withdraws the undecided items of content that is gone (its author deleted it): there is
+   * nothing left to decide. Decided items stay, with their audit.
+   */
+  async dropPending(contentType: string, contentId: string): Promise<void> {
+    await this.db.query(
+      `DELETE FROM moderation_queue
+        WHERE content_type = $1 AND content_id = $2 AND status = 'pending'`,
+      [contentType, contentId],
+    );
+  }
 }

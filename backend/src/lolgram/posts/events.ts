@@ -13,5 +13,12 @@ declare module '../../core/events' {
     };
     /** Someone LOLed a post (a LOL really added: not a repeated one). */
     'lol.added': { postId: string; authorId: string; actorId: string };
+    /**
+     * Its author deleted a post: its rows and images are gone. Each node drops its copy of the
+     * feed's first page; moderation closes the post's open queue items.
+     */
+    'post.deleted': { postId: string; authorId: string };
+    /** Its author changed a post's caption. */
+    'post.caption-changed': { postId: string; authorId: string };
   }
 }

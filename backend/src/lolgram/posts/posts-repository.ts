@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { toggleRow, type Queryable } from '../../core/db';
 import type { UsersRepository } from '../../accounts';
 import { encodeCursor, type Cursor } from './post-cursor';
-import { imageUrl, srcsetOf } from '../../images';
+import { imageUrl, srcsetOf, variantKey } from '../../images';
+import { blockedEitherWay } from '../relations/blocks-repository';
 
 export interface ImageAccess {
   userId: string;
@@ -32,6 +33,7 @@ interface PostRow {
   lol_count: number;
   comment_count: number;
   is_liked: boolean;
+  is_saved: boolean;
   status: PostStatus;
   created_at: Date;
   cursor_at: string;
@@ -53,6 +55,7 @@ function toPost(row: PostRow): Post {
         : { name: row.location_name, lat: row.location_lat ?? 0, lng: row.location_lng ?? 0 },
     lolCount: row.lol_count,
     isLiked: row.is_liked,
+    isSaved: row.is_saved,
     commentCount: row.comment_count,
     createdAt: row.created_at.toISOString(),
     canMintNFT: row.wallet_address !== null,
@@ -74,14 +77,22 @@ function srcsets(row: PostRow): Pick<Post, 'imageSrcset' | 'thumbnailSrcset' | '
   };
 }
 
-// The author's current name and avatar, and whether the viewer ($1) LOLed it.
-const SELECT = `
+/**
+ * The author's current name and avatar, and whether the viewer ($1) LOLed and saved it; a page
+ * goes on after the post's `cursorAt` (when it was posted, or when it was saved for the Saved grid).
+ */
+const selectPosts = (cursorAt: string) => `
   SELECT p.id, p.user_id, u.username, u.avatar_key, u.avatar_widths, u.wallet_address,
          p.image_key, p.thumbnail_key, p.image_widths, p.thumbnail_widths,
          p.caption, p.location_name, p.location_lat, p.location_lng, p.lol_count, p.comment_count,
-         p.status, p.created_at, p.created_at::text AS cursor_at,
-         EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1) AS is_liked
+         p.status, p.created_at, ${cursorAt}::text AS cursor_at,
+         EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1) AS is_liked,
+         EXISTS (SELECT 1 FROM post_saves s WHERE s.user_id = $1 AND s.post_id = p.id) AS is_saved
     FROM posts p JOIN lolgram_users u ON u.id = p.user_id`;
+const SELECT = selectPosts('p.created_at');
+
+/** Listings leave out the posts of whoever the viewer ($1) blocked or was blocked by. */
+const UNBLOCKED = `NOT ${blockedEitherWay('$1::uuid', 'p.user_id')}`;
 
 const NOBODY = '00000000-0000-0000-0000-000000000000';
 
@@ -90,6 +101,21 @@ export interface Move {
   userId: string;
   was: PostStatus;
   now: PostStatus;
+}
+
+/** What one reader sees of a post on the shared feed page that differs from reader to reader. */
+export interface ViewerState {
+  lolCount: number;
+  isLiked: boolean;
+  isSaved: boolean;
+  /** The reader and the author have blocked one another (either way). */
+  blocked: boolean;
+}
+
+/** What is left to clean up of a deleted post: its author and its image files. */
+export interface DeletedPost {
+  userId: string;
+  imageKeys: string[];
 }
 
 export interface UncheckedPost {
@@ -171,36 +197,54 @@ export class PostsRepository {
       ? await this.db.query<PostRow>({
           name: 'lolgram-feed-after',
           text: `${SELECT} WHERE p.status = 'visible' AND (p.created_at, p.id) < ($3::timestamptz, $4::uuid)
+                    AND ${UNBLOCKED}
                   ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
           values: [viewer, limit, before.at, before.id],
         })
       : await this.db.query<PostRow>({
           name: 'lolgram-feed',
-          text: `${SELECT} WHERE p.status = 'visible' ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
+          text: `${SELECT} WHERE p.status = 'visible' AND ${UNBLOCKED}
+                  ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
           values: [viewer, limit],
         });
     return rows.map(toPost);
   }
 
-  /** Which of these posts the viewer LOLed. */
   /**
-   * A reader's LOLs on some posts and those posts' counts, read together: the shared feed page may
-   * be a second old, and a reader who just LOLed must see their LOL and its count agree.
+   * A reader's LOLs and saves on some posts and those posts' counts, read together (the shared
+   * feed page may be a second old, and a reader who just LOLed must see their LOL and its count
+   * agree), and whether the reader and each author have blocked one another.
    */
-  async lolStateOf(
-    viewerId: string,
-    postIds: string[],
-  ): Promise<Map<string, { lolCount: number; isLiked: boolean }>> {
+  async viewerStateOf(viewerId: string, postIds: string[]): Promise<Map<string, ViewerState>> {
     if (postIds.length === 0) return new Map();
-    const { rows } = await this.db.query<{ id: string; lol_count: number; is_liked: boolean }>({
-      name: 'lolgram-lol-state-of',
+    const { rows } = await this.db.query<{
+      id: string;
+      lol_count: number;
+      is_liked: boolean;
+      is_saved: boolean;
+      blocked: boolean;
+    }>({
+      name: 'lolgram-viewer-state-of',
       text: `SELECT p.id, p.lol_count,
                     EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1)
-                      AS is_liked
+                      AS is_liked,
+                    EXISTS (SELECT 1 FROM post_saves s WHERE s.user_id = $1 AND s.post_id = p.id)
+                      AS is_saved,
+                    ${blockedEitherWay('$1::uuid', 'p.user_id')} AS blocked
                FROM posts p WHERE p.id = ANY($2::uuid[])`,
       values: [viewerId, postIds],
     });
-    return new Map(rows.map((row) => [row.id, { lolCount: row.lol_count, isLiked: row.is_liked }]));
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          lolCount: row.lol_count,
+          isLiked: row.is_liked,
+          isSaved: row.is_saved,
+          blocked: row.blocked,
+        },
+      ]),
+    );
   }
 
   /** A user's posts with one of `statuses`, newest first, a page at a time. */
@@ -370,5 +414,89 @@ export class PostsRepository {
       [until, limit, after?.at ?? null, after?.id ?? null],
     );
     return rows;
+  }
+
+  /** Whether the viewer and the author of public post `id` have blocked one another (either way). */
+  async blockedFromPost(id: string, viewerId: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ blocked: boolean }>(
+      `SELECT ${blockedEitherWay('$2::uuid', 'p.user_id')} AS blocked
+         FROM posts p WHERE p.id = $1 AND p.status = 'visible'`,
+      [id, viewerId],
+    );
+    return rows[0]?.blocked ?? false;
+  }
+
+  /** Public posts with a location, newest first, a page at a time (the map). */
+  async located(viewerId: string | null, limit: number, before: Cursor | null): Promise<Post[]> {
+    const viewer = viewerId ?? NOBODY;
+    const located = `${SELECT} WHERE p.status = 'visible' AND p.location_name IS NOT NULL
+                        AND ${UNBLOCKED}`;
+    const { rows } = before
+      ? await this.db.query<PostRow>(
+          `${located} AND (p.created_at, p.id) < ($3::timestamptz, $4::uuid)
+            ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
+          [viewer, limit, before.at, before.id],
+        )
+      : await this.db.query<PostRow>(`${located} ORDER BY p.created_at DESC, p.id DESC LIMIT $2`, [
+          viewer,
+          limit,
+        ]);
+    return rows.map(toPost);
+  }
+
+  /** How many posts the map lists in all, whatever has been loaded of them. */
+  async locatedCount(viewerId: string | null): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM posts p
+        WHERE p.status = 'visible' AND p.location_name IS NOT NULL AND ${UNBLOCKED}`,
+      [viewerId ?? NOBODY],
+    );
+    return rows[0].n;
+  }
+
+  /** The public posts `userId` saved, the latest saved first, a page at a time. */
+  async savedBy(userId: string, limit: number, before: Cursor | null): Promise<Post[]> {
+    const { rows } = await this.db.query<PostRow>(
+      `${selectPosts('s.created_at')} JOIN post_saves s ON s.post_id = p.id AND s.user_id = $1
+        WHERE p.status = 'visible'
+          AND ($3::timestamptz IS NULL OR (s.created_at, s.post_id) < ($3::timestamptz, $4::uuid))
+        ORDER BY s.created_at DESC, s.post_id DESC LIMIT $2`,
+      [userId, limit, before?.at ?? null, before?.id ?? null],
+    );
+    return rows.map(toPost);
+  }
+
+  async setCaption(id: string, caption: string): Promise<void> {
+    await this.db.query('UPDATE posts SET caption = $2 WHERE id = $1', [id, caption]);
+  }
+
+  /**
+   * Deletes one of `userId`'s posts; its LOLs, views, saves and reports go with it, and the
+   * author's post count drops when it was public. Null when they have no such post.
+   */
+  async delete(client: pg.PoolClient, id: string, userId: string): Promise<DeletedPost | null> {
+    const { rows } = await client.query<{
+      status: PostStatus;
+      image_key: string;
+      thumbnail_key: string;
+      image_widths: number[];
+      thumbnail_widths: number[];
+    }>(
+      `DELETE FROM posts WHERE id = $1 AND user_id = $2
+       RETURNING status, image_key, thumbnail_key, image_widths, thumbnail_widths`,
+      [id, userId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    if (row.status === 'visible') await this.users.addToPostCount(client, userId, -1);
+    return {
+      userId,
+      imageKeys: [
+        row.image_key,
+        row.thumbnail_key,
+        ...row.image_widths.map((width) => variantKey(row.image_key, width)),
+        ...row.thumbnail_widths.map((width) => variantKey(row.thumbnail_key, width)),
+      ],
+    };
   }
 }

@@ -1,6 +1,7 @@
 import {
   type Post,
   createPostFieldsSchema,
+  editPostBodySchema,
   feedQuerySchema,
   idSchema,
   postViewsBodySchema,
@@ -10,6 +11,7 @@ import { parse as parseCookies } from 'cookie';
 import { Router } from 'express';
 import { RawJson, type FastRoute } from '../../core/fast-route';
 import { parseInput, ValidationError } from '../../core/errors';
+import type { OwnPostsService } from './own-posts-service';
 import type { PostsService } from './posts-service';
 import { SESSION_COOKIE, type SessionStore } from '../../accounts';
 import { imageContentType } from '../../images';
@@ -25,7 +27,7 @@ function parseLocation(raw: unknown): unknown {
   }
 }
 
-export function postsRouter(service: PostsService): Router {
+export function postsRouter(service: PostsService, own: OwnPostsService): Router {
   const router = Router();
 
   router.post('/posts', signedInOnly, singleImage('image'), async (req, res) => {
@@ -49,9 +51,30 @@ export function postsRouter(service: PostsService): Router {
     res.status(204).end();
   });
 
+  // Before /posts/:id, which would take "located" for an id.
+  router.get('/posts/located', async (req, res) => {
+    const page = parseInput(feedQuerySchema, req.query);
+    res.json(await service.located(viewerOf(res), page));
+  });
+
+  router.get('/posts/located/count', async (_req, res) => {
+    res.json(await service.locatedCount(viewerOf(res)));
+  });
+
   router.get('/posts/:id', async (req, res) => {
     const id = parseInput(idSchema, req.params.id);
     res.json(await service.one(viewerOf(res), id));
+  });
+
+  router.patch('/posts/:id', async (req, res) => {
+    const viewer = requireViewer(req, res);
+    const { caption } = parseInput(editPostBodySchema, req.body);
+    res.json(await own.editCaption(viewer, req.params.id, caption));
+  });
+
+  router.delete('/posts/:id', async (req, res) => {
+    await own.delete(requireViewer(req, res), req.params.id);
+    res.status(204).end();
   });
 
   router.post('/posts/:id/lol', async (req, res) => {

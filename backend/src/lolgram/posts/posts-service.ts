@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Post, PostLocation, PostStatus } from '@tapgram/shared';
+import { messages, type Post, type PostLocation, type PostStatus } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import type { EventBus } from '../../core/events';
@@ -73,8 +73,10 @@ export class PostsService {
   }
 
   /**
-   * A feed page. The first page is shared: anonymous readers get the cached page itself (the same
-   * array for a second), signed-in readers a copy with their own LOLs read fresh.
+   * A feed page, without the posts of anyone the reader blocked or was blocked by. The first page
+   * is shared: anonymous readers get the cached page itself (the same array for a second),
+   * signed-in readers a copy with their own LOLs and saves read fresh, or a page of their own
+   * when the shared one holds a post of someone they and the author have blocked between them.
    */
   async feed(
     viewer: Viewer | null,
@@ -84,14 +86,19 @@ export class PostsService {
     if (before) return this.posts.feed(viewer?.id ?? null, limit, cursorOf(before));
     const page = await this.feedCache.firstPage(limit, () => this.posts.feed(null, limit, null));
     if (!viewer) return page;
-    const lols = await this.posts.lolStateOf(
+    const states = await this.posts.viewerStateOf(
       viewer.id,
       page.map((post) => post.id),
     );
-    return page.map((post) => ({
-      ...post,
-      ...(lols.get(post.id) ?? { isLiked: false }),
-    }));
+    if ([...states.values()].some((state) => state.blocked)) {
+      return this.posts.feed(viewer.id, limit, null);
+    }
+    return page.map((post) => {
+      const state = states.get(post.id);
+      return state
+        ? { ...post, lolCount: state.lolCount, isLiked: state.isLiked, isSaved: state.isSaved }
+        : post;
+    });
   }
 
   /** A user's public posts; their author also sees the ones still checking or held. */
@@ -122,6 +129,7 @@ export class PostsService {
   }
 
   async setLol(viewer: Viewer, postId: string, lol: boolean) {
+    if (lol) await this.refuseBlocked(viewer, postId, messages.cannotLol);
     if (!isId(postId) || !(await this.posts.isVisible(postId)))
       throw new NotFoundError('Post not found');
     const { lolCount, isLiked, delta, authorId } = await withTransaction(this.pool, (client) =>
@@ -160,6 +168,24 @@ export class PostsService {
     const bytes = await this.images.get(key);
     if (!bytes) throw notFound;
     return { bytes, isPublic };
+  }
+
+  /** Public posts with a location (the map), as `feed` lists them, a page at a time. */
+  located(viewer: Viewer | null, page: { limit: number; before?: string }): Promise<Post[]> {
+    const before = page.before ? cursorOf(page.before) : null;
+    return this.posts.located(viewer?.id ?? null, page.limit, before);
+  }
+
+  /** How many posts the map lists in all. */
+  async locatedCount(viewer: Viewer | null): Promise<{ count: number }> {
+    return { count: await this.posts.locatedCount(viewer?.id ?? null) };
+  }
+
+  /** Refuses what a user may not do to the post of someone they blocked or who blocked them. */
+  private async refuseBlocked(viewer: Viewer, postId: string, message: string): Promise<void> {
+    if (isId(postId) && (await this.posts.blockedFromPost(postId, viewer.id))) {
+      throw new ForbiddenError(message);
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { messages } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import type { EventBus } from '../../core/events';
@@ -6,12 +7,14 @@ import { isId } from '../../core/ids';
 import type { UsersService, UsersRepository, Viewer } from '../../accounts';
 import './events';
 import type { FollowsRepository } from './follows-repository';
+import type { BlocksRepository } from './blocks-repository';
 
 /** Who follows whom: one's own follows only, never oneself, counts kept exact. */
 export class FollowsService {
   constructor(
     private readonly pool: pg.Pool,
     private readonly follows: FollowsRepository,
+    private readonly blocks: BlocksRepository,
     private readonly users: UsersRepository,
     private readonly accounts: UsersService,
     private readonly events: EventBus,
@@ -28,6 +31,10 @@ export class FollowsService {
     await this.accounts.byId(userId);
     const { followerCount, delta } = await withTransaction(this.pool, async (client) => {
       await this.users.lockPair(client, followerId, userId);
+      // Under the pair's lock, which a block takes too. The same words whoever blocked whom.
+      if (follow && (await this.blocks.isBlockedEitherWay(followerId, userId, client))) {
+        throw new ForbiddenError(messages.cannotFollow);
+      }
       const delta = await this.follows.set(client, followerId, userId, follow);
       return {
         followerCount: await this.users.moveFollowCounts(client, followerId, userId, delta),

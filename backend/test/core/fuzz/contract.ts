@@ -1,6 +1,7 @@
 /**
  * Every endpoint of the /api contract (the routers: game/routes.ts, accounts/users-routes.ts,
- * lolgram/relations/follows-routes.ts, lolgram/posts/posts-routes.ts,
+ * lolgram/relations/follows-routes.ts, lolgram/relations/blocks-routes.ts,
+ * lolgram/saves/saves-routes.ts, lolgram/posts/posts-routes.ts,
  * lolgram/moderation/moderation-routes.ts, core/health.ts), with
  * what each part of a request holds. `{kind}` in a path is a parameter of that kind.
  */
@@ -29,7 +30,7 @@ export type Kind =
   | 'cursor';
 
 export interface Endpoint {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, Kind>;
   json?: Record<string, Kind>;
@@ -110,6 +111,19 @@ export const CONTRACT: Endpoint[] = [
     json: { username: 'username', bio: 'text' },
   },
   { method: 'GET', path: '/api/lolgram/users/{userId}' },
+  { method: 'GET', path: '/api/lolgram/users/{userId}/block' },
+  { method: 'POST', path: '/api/lolgram/users/{userId}/block' },
+  { method: 'DELETE', path: '/api/lolgram/users/{userId}/block' },
+  {
+    method: 'GET',
+    path: '/api/lolgram/users/{userId}/blocked',
+    query: { limit: 'limit', before: 'cursor' },
+  },
+  {
+    method: 'GET',
+    path: '/api/lolgram/users/{userId}/saved',
+    query: { limit: 'limit', before: 'cursor' },
+  },
 
   {
     method: 'POST',
@@ -126,9 +140,19 @@ export const CONTRACT: Endpoint[] = [
     query: { limit: 'limit', before: 'cursor' },
   },
   { method: 'POST', path: '/api/lolgram/posts/views', json: { postIds: 'postIds' } },
+  {
+    method: 'GET',
+    path: '/api/lolgram/posts/located',
+    query: { limit: 'limit', before: 'cursor' },
+  },
+  { method: 'GET', path: '/api/lolgram/posts/located/count' },
   { method: 'GET', path: '/api/lolgram/posts/{postId}' },
+  { method: 'PATCH', path: '/api/lolgram/posts/{postId}', json: { caption: 'caption' } },
+  { method: 'DELETE', path: '/api/lolgram/posts/{postId}' },
   { method: 'POST', path: '/api/lolgram/posts/{postId}/lol' },
   { method: 'DELETE', path: '/api/lolgram/posts/{postId}/lol' },
+  { method: 'POST', path: '/api/lolgram/posts/{postId}/save' },
+  { method: 'DELETE', path: '/api/lolgram/posts/{postId}/save' },
   { method: 'GET', path: '/api/lolgram/images/{imageKey}' },
 
   {

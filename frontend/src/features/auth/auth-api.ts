@@ -4,6 +4,44 @@ import { serverError } from '../../lib/server-error';
 
 const USERS = '/api/lolgram/users';
 
+/** Signing in failed because nobody has the name: the form asks before it creates the account. */
+export class NoSuchAccountError extends Error {
+  override readonly name = 'NoSuchAccountError';
+
+  constructor(readonly username: string) {
+    super(`There is no account named ${username}`);
+  }
+}
+
+/**
+ * Signs in (the spec's first call). When that is refused, asks whether the name exists (the
+ * public profile lookup): a name nobody has is a NoSuchAccountError, so that a mistyped name on
+ * "Welcome Back!" creates nothing without the user's say; any other refusal is the sign-in's own.
+ */
+export async function signInOnly(body: LoginBody): Promise<LolgramUser> {
+  try {
+    const res = await apiRequest('POST', `${USERS}/login`, body);
+    return (await res.json()) as LolgramUser;
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    const lookup = await fetch(`${USERS}/username/${encodeURIComponent(body.username)}`, {
+      credentials: 'include',
+    });
+    if (lookup.status === 404) throw new NoSuchAccountError(body.username);
+    throw error;
+  }
+}
+
+/** Creates the account (the spec's fallback call), once the user said so. */
+export async function createAccount(body: LoginBody): Promise<LolgramUser> {
+  try {
+    const res = await apiRequest('POST', `${USERS}/create`, body);
+    return (await res.json()) as LolgramUser;
+  } catch (error) {
+    throw new Error(serverError(error, 'Failed to create account'));
+  }
+}
+
 /** Signs in, or creates the account when signing in fails (the spec's single form serves both). */
 export async function loginOrCreate(body: LoginBody): Promise<LolgramUser> {
   let loginError: unknown;

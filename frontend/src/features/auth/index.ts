@@ -1,4 +1,5 @@
 export { AuthProvider } from './AuthProvider';
 export { useAuth } from './useAuth';
+export { NoSuchAccountError } from './auth-api';
 export { meQuery } from './me-query';
 export { useLiveConnect, useLiveEvent } from './useLive';

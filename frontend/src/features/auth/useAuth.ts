@@ -1,7 +1,7 @@
 import type { AuthMethod, LolgramUser } from '@tapgram/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { loginOrCreate, logoutRequest } from './auth-api';
+import { createAccount, loginOrCreate, logoutRequest, signInOnly } from './auth-api';
 import { currentSignedIn, meQuery, setSignedIn, type SignedIn } from './me-query';
 import { authKeys } from './query-keys';
 import { forgetSession, readSession, toStoredSession, writeSession } from './session-storage';
@@ -33,8 +33,21 @@ function authActions(queryClient: QueryClient) {
 
   return {
     signedIn,
+    /** Signs in, or creates the account at once when the name is free ("Join LOLGram"). */
     async login(username: string, password: string): Promise<LolgramUser> {
       const user = await loginOrCreate({ username: username.trim(), password });
+      signedIn(user, 'password');
+      return user;
+    },
+    /** Signs in only ("Welcome Back!"): a name nobody has throws NoSuchAccountError. */
+    async signIn(username: string, password: string): Promise<LolgramUser> {
+      const user = await signInOnly({ username: username.trim(), password });
+      signedIn(user, 'password');
+      return user;
+    },
+    /** Creates the account the user agreed to create. */
+    async createAccount(username: string, password: string): Promise<LolgramUser> {
+      const user = await createAccount({ username: username.trim(), password });
       signedIn(user, 'password');
       return user;
     },

@@ -1,14 +1,21 @@
 import { createContext, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { QuietBoundary } from './components/QuietBoundary';
-import { WalletAutoSignIn, WalletProviders, WalletSection } from './wallet-lazy';
+import { WalletAutoSignIn, WalletButton, WalletProviders, WalletSection } from './wallet-lazy';
 
 /** The wallet adapter's key of the wallet chosen last time (the spec's walletName). */
 const WALLET_NAME_KEY = 'walletName';
 
-/** A place in the page that shows the wallet sign-in button. */
+/**
+ * What a wallet slot shows: the sign-in button with its note ('sign-in'), or a signed-in wallet
+ * user's own wallet, connected or not ('account').
+ */
+export type WalletSlotKind = 'sign-in' | 'account';
+
+/** A place in the page that shows a wallet button. */
 export interface WalletSlotPlace {
   element: HTMLElement;
+  kind: WalletSlotKind;
   /** Called once a wallet sign-in this button started has finished. */
   onSignedIn: () => void;
 }
@@ -39,7 +46,7 @@ let nextKey = 0;
 /**
  * The wallet adapter is heavy, and most visits never use it: LOLGram renders without it, and its
  * code loads only when wallet UI shows (a wallet slot: the sign-in dialog, the signed-out
- * profile) or when a wallet chosen on an earlier visit is to connect again by itself
+ * profile, a wallet user's own profile and desktop header) or when a wallet chosen on an earlier visit is to connect again by itself
  * (auto-connect). Its providers sit beside the app, not around it, so no screen waits for them or
  * mounts again when they arrive; each slot's button is rendered into its place with a portal,
  * inside the providers.
@@ -75,7 +82,11 @@ export function WalletHost({ children }: { children: ReactNode }) {
                 createPortal(
                   <QuietBoundary what="Wallet sign-in">
                     <Suspense fallback={<WalletPending />}>
-                      <WalletSection onSignedIn={place.onSignedIn} />
+                      {place.kind === 'account' ? (
+                        <WalletButton />
+                      ) : (
+                        <WalletSection onSignedIn={place.onSignedIn} />
+                      )}
                     </Suspense>
                   </QuietBoundary>,
                   place.element,

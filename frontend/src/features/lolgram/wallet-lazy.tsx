@@ -9,6 +9,9 @@ export const WalletProviders: Lazy<{ children: ReactNode }> = lazy(() =>
 export const WalletSection: Lazy<{ onSignedIn?: () => void }> = lazy(() =>
   import('../wallet').then((m) => ({ default: m.WalletSection })),
 );
+export const WalletButton: Lazy<Record<string, never>> = lazy(() =>
+  import('../wallet').then((m) => ({ default: m.WalletButton })),
+);
 export const WalletAutoSignIn: Lazy<Record<string, never>> = lazy(() =>
   import('../wallet').then((m) => ({ default: m.WalletAutoSignIn })),
 );

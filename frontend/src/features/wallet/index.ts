@@ -1,4 +1,5 @@
 export { WalletProviders } from './WalletProviders';
 export { WalletSection } from './WalletSection';
+export { WalletButton } from './WalletButton';
 export { WalletAutoSignIn } from './WalletAutoSignIn';
 export { signInWithWallet } from './sign-in';

@@ -31,7 +31,13 @@ export function FollowButton({ viewerId, target }: { viewerId: string; target: L
               ? { title: 'Login Required', description: 'Please login to follow users' }
               : {
                   title: 'Error',
-                  description: next ? 'Failed to follow user' : 'Failed to unfollow user',
+                  // A refusal says why in its own words ("You can't follow this account").
+                  description:
+                    error instanceof ApiError && error.status === 403
+                      ? error.message
+                      : next
+                        ? 'Failed to follow user'
+                        : 'Failed to unfollow user',
                   variant: 'destructive',
                 },
           ),

@@ -1,8 +1,13 @@
 import { PlusSquare } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
+import { useMediaQuery } from '../../../hooks/use-media-query';
 import { useAuth } from '../../auth';
 import { UserAvatar } from './UserAvatar';
+import { WalletSlot } from './WalletSlot';
+
+/** Where the header has room for a wallet user's wallet beside the other buttons. */
+const DESKTOP = '(min-width: 1024px)';
 
 export function LolgramHeader({
   onCreatePost,
@@ -14,6 +19,7 @@ export function LolgramHeader({
   onOpenProfile: () => void;
 }) {
   const { state } = useAuth();
+  const desktop = useMediaQuery(DESKTOP);
   return (
     <header className="sticky top-0 z-30 border-b border-slate-800 bg-slate-950/90 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-lg items-center justify-between gap-2 px-3">
@@ -23,6 +29,16 @@ export function LolgramHeader({
           </Link>
         </h1>
         <div className="flex items-center gap-1">
+          {desktop && state.isAuthenticated && state.authMethod === 'wallet' && (
+            <div
+              // The wallet library's button (its stylesheet is outside Tailwind's layers, hence
+              // the !), sized to the header's other buttons.
+              className="mr-1 [&_.wallet-adapter-button]:h-10! [&_.wallet-adapter-button]:px-4! [&_.wallet-adapter-button]:text-sm!"
+              data-testid="header-wallet"
+            >
+              <WalletSlot kind="account" />
+            </div>
+          )}
           <button
             type="button"
             onClick={onCreatePost}

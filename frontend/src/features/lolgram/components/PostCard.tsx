@@ -1,43 +1,46 @@
 import type { Post } from '@tapgram/shared';
 import { Laugh, MapPin } from 'lucide-react';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { toast } from '../../../hooks/use-toast';
+import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth';
 import { useLol } from '../hooks/useLol';
 import { usePostViews } from '../hooks/usePostViews';
+import { useSave } from '../hooks/useSave';
 import { formatPostDate, pluralize } from '../lib/format';
 import { IMAGE_SIZES } from '../lib/image-sizes';
 import { useLoginPrompt } from './login-prompt';
 import { LolButton } from './LolButton';
-import { PostOptionsMenu } from './PostOptionsMenu';
-import { ReportDialog } from './ReportDialog';
-import { SaveSoonButton, SoonActions } from './SoonActions';
+import { PostMenu } from './PostMenu';
+import { SaveButton } from './SaveButton';
+import { ShareButton } from './ShareButton';
+import { CommentSoonButton } from './CommentSoonButton';
 import { SoonBadge } from './SoonBadge';
 import { UserAvatar } from './UserAvatar';
 
-/** `priority`: the first card of a page, whose image is what the page shows first. */
-export function PostCard({ post, priority = false }: { post: Post; priority?: boolean }) {
+/**
+ * `priority`: the first card of a page, whose image is what the page shows first. `onDeleted`:
+ * what follows when its author deletes it (its own page leaves it).
+ */
+export function PostCard({
+  post,
+  priority = false,
+  onDeleted,
+}: {
+  post: Post;
+  priority?: boolean;
+  onDeleted?: () => void;
+}) {
   const { state } = useAuth();
-  const navigate = useNavigate();
   const lol = useLol(post);
-  const promptLogin = useLoginPrompt('Please login to LOL posts');
-  // The author's own new post, shown while its automatic check runs: nobody can LOL it yet.
+  const save = useSave(post);
+  const promptLol = useLoginPrompt('Please login to LOL posts');
+  const promptSave = useLoginPrompt('Please login to save posts');
+  // The author's own post that the public does not see yet: nobody can LOL, save or share it.
   const checking = post.moderation === 'checking';
-  const toggleLol = state.isAuthenticated ? lol.toggle : promptLogin;
+  const notPublic = post.moderation !== undefined;
+  const toggleLol = state.isAuthenticated ? lol.toggle : promptLol;
+  const toggleSave = state.isAuthenticated ? save.toggle : promptSave;
   const viewRef = usePostViews<HTMLElement>(post.id);
-  const isOwner = state.user?.id === post.userId;
-  const [reporting, setReporting] = useState(false);
   const profilePath = `/lolgram/${encodeURIComponent(post.username)}`;
-
-  const copyImageLink = async () => {
-    try {
-      await navigator.clipboard.writeText(new URL(post.imageUrl, window.location.href).href);
-      toast({ title: 'Copied!', description: 'Image link copied to clipboard' });
-    } catch {
-      toast({ title: 'Error', description: 'Could not copy the link', variant: 'destructive' });
-    }
-  };
 
   return (
     <article
@@ -73,25 +76,7 @@ export function PostCard({ post, priority = false }: { post: Post; priority?: bo
             Mint NFT <SoonBadge label="Coming Soon" />
           </button>
         )}
-        {isOwner && (
-          <PostOptionsMenu
-            items={[
-              { label: 'View profile', onSelect: () => navigate(profilePath) },
-              { label: 'Copy image link', onSelect: () => void copyImageLink() },
-            ]}
-          />
-        )}
-        {state.isAuthenticated && !isOwner && (
-          <>
-            <PostOptionsMenu
-              items={[
-                { label: 'View profile', onSelect: () => navigate(profilePath) },
-                { label: 'Report', onSelect: () => setReporting(true) },
-              ]}
-            />
-            <ReportDialog postId={post.id} open={reporting} onOpenChange={setReporting} />
-          </>
-        )}
+        <PostMenu post={post} onDeleted={onDeleted} />
       </header>
 
       <div className="relative aspect-square w-full overflow-hidden bg-slate-900">
@@ -125,14 +110,20 @@ export function PostCard({ post, priority = false }: { post: Post; priority?: bo
           busy={lol.pending}
           disabled={checking}
         />
-        <SoonActions />
+        <CommentSoonButton />
+        <ShareButton post={post} disabled={notPublic} />
         <span className="flex-1" />
         {checking && (
           <span role="status" className="px-2 text-xs font-semibold text-amber-200">
             Checking…
           </span>
         )}
-        <SaveSoonButton />
+        <SaveButton
+          isSaved={post.isSaved}
+          onToggle={toggleSave}
+          busy={save.pending}
+          disabled={notPublic}
+        />
       </div>
 
       <div className="grid gap-1 px-3 text-sm">

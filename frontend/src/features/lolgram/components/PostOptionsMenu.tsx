@@ -1,13 +1,25 @@
 import { MoreHorizontal } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { cn } from '../../../lib/cn';
 
 export interface PostMenuItem {
   label: string;
   onSelect: () => void;
+  /** An action that removes something: drawn in red. */
+  destructive?: boolean;
 }
 
-/** The owner's options for a post: a small menu that closes on Escape, outside clicks and choice. */
-export function PostOptionsMenu({ items }: { items: PostMenuItem[] }) {
+/**
+ * A small menu of options (a post's, a profile's) behind a "⋯" button named `label`; it closes on
+ * Escape, outside clicks and choice.
+ */
+export function PostOptionsMenu({
+  items,
+  label = 'Post options',
+}: {
+  items: PostMenuItem[];
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -37,7 +49,7 @@ export function PostOptionsMenu({ items }: { items: PostMenuItem[] }) {
       <button
         ref={trigger}
         type="button"
-        aria-label="Post options"
+        aria-label={label}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -50,7 +62,7 @@ export function PostOptionsMenu({ items }: { items: PostMenuItem[] }) {
         <div
           id={menuId}
           role="menu"
-          aria-label="Post options"
+          aria-label={label}
           className="absolute top-full right-0 z-20 mt-1 min-w-44 overflow-hidden rounded-xl border border-slate-700 bg-slate-900 py-1 shadow-xl"
         >
           {items.map((item) => (
@@ -58,7 +70,10 @@ export function PostOptionsMenu({ items }: { items: PostMenuItem[] }) {
               key={item.label}
               type="button"
               role="menuitem"
-              className="block w-full px-4 py-3 text-left text-sm text-slate-100 hover:bg-slate-800 focus-visible:bg-slate-800"
+              className={cn(
+                'block w-full px-4 py-3 text-left text-sm hover:bg-slate-800 focus-visible:bg-slate-800',
+                item.destructive ? 'text-red-400' : 'text-slate-100',
+              )}
               onClick={() => {
                 setOpen(false);
                 // Back to the menu's button first: a dialog the choice opens returns it there.

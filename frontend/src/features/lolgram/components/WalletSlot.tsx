@@ -1,14 +1,21 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { useWalletHost, WalletPending } from '../wallet-host';
-import { WalletSection } from '../wallet-lazy';
+import { useWalletHost, WalletPending, type WalletSlotKind } from '../wallet-host';
+import { WalletButton, WalletSection } from '../wallet-lazy';
 import { QuietBoundary } from './QuietBoundary';
 
 /**
- * The wallet sign-in, loaded on demand; if it cannot load, password sign-in still works. Inside
- * a WalletHost (the LOLGram pages) the host renders the button here; elsewhere it renders in
- * place, under the wallet providers its page put around it.
+ * The wallet sign-in (or, `kind` 'account', a wallet user's own wallet), loaded on demand; if it
+ * cannot load, password sign-in still works. Inside a WalletHost (the LOLGram pages) the host
+ * renders the button here; elsewhere it renders in place, under the wallet providers its page put
+ * around it.
  */
-export function WalletSlot({ onSignedIn }: { onSignedIn?: () => void }) {
+export function WalletSlot({
+  onSignedIn,
+  kind = 'sign-in',
+}: {
+  onSignedIn?: () => void;
+  kind?: WalletSlotKind;
+}) {
   const register = useWalletHost();
   const [element, setElement] = useState<HTMLDivElement | null>(null);
   // The latest callback, so that a new one on each render does not register the slot again.
@@ -18,14 +25,14 @@ export function WalletSlot({ onSignedIn }: { onSignedIn?: () => void }) {
   }, [onSignedIn]);
   useEffect(() => {
     if (!register || !element) return;
-    return register({ element, onSignedIn: () => latest.current?.() });
-  }, [register, element]);
+    return register({ element, kind, onSignedIn: () => latest.current?.() });
+  }, [register, element, kind]);
 
   if (register) return <div ref={setElement} data-testid="wallet-slot" />;
   return (
     <QuietBoundary what="Wallet sign-in">
       <Suspense fallback={<WalletPending />}>
-        <WalletSection onSignedIn={onSignedIn} />
+        {kind === 'account' ? <WalletButton /> : <WalletSection onSignedIn={onSignedIn} />}
       </Suspense>
     </QuietBoundary>
   );

@@ -9,7 +9,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
-import { useAuth } from '../../auth';
+import { NoSuchAccountError, useAuth } from '../../auth';
 import { WalletSlot } from '../components/WalletSlot';
 
 type Mode = 'login' | 'signup';
@@ -40,13 +40,16 @@ export function AuthDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { login } = useAuth();
+  const { login, signIn, createAccount } = useAuth();
   const [mode, setMode] = useState<Mode>('login');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [working, setWorking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // "Welcome Back!" with a name nobody has: the name, until the user says whether to create it.
+  const [missing, setMissing] = useState<string | null>(null);
   const problemId = useId();
+  const askId = useId();
   const text = copy[mode];
   const described = problem ? { 'aria-invalid': true, 'aria-describedby': problemId } : {};
 
@@ -55,6 +58,7 @@ export function AuthDialog({
       setUsername('');
       setPassword('');
       setProblem(null);
+      setMissing(null);
     }
     onOpenChange(next);
   };
@@ -66,16 +70,28 @@ export function AuthDialog({
       setProblem(messages.fillAllFields);
       return;
     }
+    await run(() => (mode === 'login' ? signIn(username, password) : login(username, password)));
+  };
+
+  const run = async (work: () => Promise<unknown>) => {
     setProblem(null);
     setWorking(true);
     try {
-      await login(username, password);
+      await work();
       close();
     } catch (error) {
-      setProblem((error instanceof Error && error.message) || 'Authentication failed');
+      const noAccount = error instanceof NoSuchAccountError;
+      setMissing(noAccount ? error.username : null);
+      if (!noAccount) {
+        setProblem((error instanceof Error && error.message) || 'Authentication failed');
+      }
     } finally {
       setWorking(false);
     }
+  };
+  const edited = () => {
+    setProblem(null);
+    setMissing(null);
   };
 
   return (
@@ -109,7 +125,7 @@ export function AuthDialog({
               {...described}
               onChange={(event) => {
                 setUsername(event.target.value);
-                setProblem(null);
+                edited();
               }}
             />
           </label>
@@ -123,7 +139,7 @@ export function AuthDialog({
               {...described}
               onChange={(event) => {
                 setPassword(event.target.value);
-                setProblem(null);
+                edited();
               }}
             />
           </label>
@@ -132,9 +148,34 @@ export function AuthDialog({
               {problem}
             </p>
           )}
-          <Button type="submit" size="lg" disabled={working}>
-            {working ? text.working : text.submit}
-          </Button>
+          {missing ? (
+            <div
+              role="group"
+              aria-labelledby={askId}
+              className="grid gap-3 rounded-xl border border-amber-400/40 bg-slate-950 p-3"
+            >
+              <p id={askId} className="text-sm wrap-anywhere">
+                {`There is no account named ${missing}. Create it?`}
+              </p>
+              <div className="flex gap-2 *:flex-1">
+                <Button type="button" variant="outline" disabled={working} onClick={edited}>
+                  Cancel
+                </Button>
+                <Button
+                  type="button"
+                  autoFocus
+                  disabled={working}
+                  onClick={() => void run(() => createAccount(username, password))}
+                >
+                  {working ? copy.signup.working : copy.signup.submit}
+                </Button>
+              </div>
+            </div>
+          ) : (
+            <Button type="submit" size="lg" disabled={working}>
+              {working ? text.working : text.submit}
+            </Button>
+          )}
         </form>
 
         <p className="text-center text-sm text-slate-400">
@@ -144,7 +185,7 @@ export function AuthDialog({
             className="font-semibold text-amber-300 underline-offset-4 hover:underline"
             onClick={() => {
               setMode(mode === 'login' ? 'signup' : 'login');
-              setProblem(null);
+              edited();
             }}
           >
             {text.switchLabel}

@@ -10,6 +10,9 @@ import { useCreatePost } from '../hooks/useCreatePost';
 import { dataUrlToBlob } from '../lib/crop-image';
 import { imageFileProblem, readImageFile } from '../lib/image-file';
 
+/** Said when Share is pressed with an empty caption (the spec's form sent nothing, silently). */
+export const ADD_A_CAPTION = 'Add a caption';
+
 const CropDialog = lazy(() => import('./CropDialog').then((m) => ({ default: m.CropDialog })));
 
 export function CreatePostForm({
@@ -31,7 +34,9 @@ export function CreatePostForm({
   const [location, setLocation] = useState('');
   const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [captionMissing, setCaptionMissing] = useState(false);
   const captionId = useId();
+  const captionProblemId = useId();
   const problemId = useId();
 
   const pick = async (file: File) => {
@@ -51,7 +56,11 @@ export function CreatePostForm({
 
   const share = async (event: FormEvent) => {
     event.preventDefault();
-    if (!cropped || !caption.trim() || !user.id) return;
+    if (!caption.trim()) {
+      setCaptionMissing(true);
+      return;
+    }
+    if (!cropped || !user.id) return;
     setProblem(null);
     try {
       await create.mutateAsync({
@@ -94,9 +103,19 @@ export function CreatePostForm({
             maxLength={CAPTION_MAX_LENGTH}
             placeholder="Write a caption..."
             disabled={create.isPending}
-            onChange={(event) => setCaption(event.target.value)}
+            aria-invalid={captionMissing || undefined}
+            aria-describedby={captionMissing ? captionProblemId : undefined}
+            onChange={(event) => {
+              setCaption(event.target.value);
+              setCaptionMissing(false);
+            }}
             className="w-full resize-none rounded-xl border border-slate-600 bg-slate-950 px-3 py-2 text-base text-slate-100 placeholder:text-slate-500"
           />
+          {captionMissing && (
+            <p id={captionProblemId} role="alert" className="text-sm text-red-400">
+              {ADD_A_CAPTION}
+            </p>
+          )}
         </div>
         <label className="grid gap-1.5 text-sm font-medium">
           Location (optional)

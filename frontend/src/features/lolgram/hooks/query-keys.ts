@@ -4,8 +4,13 @@ import type { Query } from '@tanstack/react-query';
 /** Query keys are the API paths; the default query function joins them with "/". */
 export const lolgramKeys = {
   feed: [`/api/lolgram/posts/feed?limit=${FEED_LIMIT}`],
+  located: [`/api/lolgram/posts/located?limit=${FEED_LIMIT}`],
+  locatedCount: ['/api/lolgram/posts/located/count'],
   userPosts: (userId: string) => ['/api/lolgram/posts/user', userId],
   post: (postId: string) => ['/api/lolgram/posts', encodeURIComponent(postId)],
+  saved: (userId: string) => ['/api/lolgram/users', userId, 'saved'],
+  blocked: (userId: string) => ['/api/lolgram/users', userId, 'blocked'],
+  blockStatus: (userId: string) => ['/api/lolgram/users', userId, 'block'],
   userByUsername: (username: string) => [
     '/api/lolgram/users/username',
     encodeURIComponent(username),
@@ -18,8 +23,11 @@ export const lolgramKeys = {
   ],
 } as const;
 
-/** Every query holding posts: the feed, the users' post lists and single posts. */
+/** Every query holding posts: the feed, the map, the users' post lists, Saved lists, single posts. */
 export function isPostsQuery(query: Query): boolean {
-  const [path] = query.queryKey;
-  return typeof path === 'string' && path.startsWith('/api/lolgram/posts');
+  const [path, , list] = query.queryKey;
+  if (typeof path !== 'string') return false;
+  return (
+    path.startsWith('/api/lolgram/posts') || (path === '/api/lolgram/users' && list === 'saved')
+  );
 }

@@ -2,7 +2,7 @@ import { type LolState, type Post } from '@tapgram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { toast } from '../../../hooks/use-toast';
-import { apiRequest } from '../../../lib/api';
+import { ApiError, apiRequest } from '../../../lib/api';
 import { patchPost, type PostsData } from '../lib/post-cache';
 import { isPostsQuery } from './query-keys';
 import { LOL_ANIMATION_MS } from '../../../lib/ui-constants';
@@ -34,11 +34,17 @@ export function useLol(post: Post) {
       setState({ isLiked: like, lolCount: Math.max(0, post.lolCount + (like ? 1 : -1)) });
       return { previous };
     },
-    onError: (_error, like, context) => {
+    onError: (error, like, context) => {
       if (context) setState(context.previous);
       toast({
         title: 'Error',
-        description: like ? 'Failed to LOL this post' : 'Failed to remove your LOL',
+        // A refusal says why in its own words ("You can't LOL this post").
+        description:
+          error instanceof ApiError && error.status === 403
+            ? error.message
+            : like
+              ? 'Failed to LOL this post'
+              : 'Failed to remove your LOL',
         variant: 'destructive',
       });
     },

@@ -27,3 +27,11 @@ export function somePost(data: PostsData | undefined, test: (post: Post) => bool
   if (Array.isArray(data)) return data.some(test);
   return isInfinite(data) ? data.pages.some((page) => page.some(test)) : test(data);
 }
+
+/** Takes the post with `postId` out of a plain list or a paged one (a single post stays). */
+export function removePost(data: PostsData | undefined, postId: string): PostsData | undefined {
+  if (!data) return data;
+  const keep = (post: Post) => post.id !== postId;
+  if (Array.isArray(data)) return data.filter(keep);
+  return isInfinite(data) ? { ...data, pages: data.pages.map((page) => page.filter(keep)) } : data;
+}

@@ -2,7 +2,7 @@ import { ArrowLeft, BadgeCheck } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../auth';
-import { FollowButton } from '../components/FollowButton';
+import { ProfileActions } from '../components/ProfileActions';
 import { UserPostsGrid } from '../components/UserPostsGrid';
 import { ProfileHeader } from '../components/ProfileHeader';
 import { UserAvatar } from '../components/UserAvatar';
@@ -79,7 +79,7 @@ export function PublicProfile({ username }: { username: string }) {
               />
               {viewer && viewer.id !== user.id && (
                 <div className="px-4">
-                  <FollowButton viewerId={viewer.id} target={user} />
+                  <ProfileActions viewerId={viewer.id} target={user} />
                 </div>
               )}
               <UserPostsGrid posts={posts} />

@@ -1,13 +1,16 @@
 import { Laugh, MapPin, Map as MapIcon } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Card } from '../../../components/ui/card';
+import { LoadMoreButton } from '../components/LoadMoreButton';
 import { UserAvatar } from '../components/UserAvatar';
-import { useFeed } from '../hooks/useFeed';
+import { useLocatedCount, useLocatedPosts } from '../hooks/useLocated';
 import { pluralize } from '../lib/format';
 
+/** Every post with a location: the server's count of them, and their cards as the user scrolls. */
 export function MapTab() {
-  const feed = useFeed();
-  const located = feed.posts.filter((post) => post.location);
+  const pages = useLocatedPosts();
+  const count = useLocatedCount();
+  const located = pages.posts;
 
   return (
     <section aria-labelledby="map-title" className="flex flex-col gap-4 p-4">
@@ -16,8 +19,8 @@ export function MapTab() {
         <h2 id="map-title" className="text-xl font-bold">
           Interactive Map
         </h2>
-        <p className="text-sm text-slate-400">
-          {pluralize(located.length, 'post')} with a location
+        <p className="text-sm text-slate-400" aria-live="polite">
+          {count.data ? `${pluralize(count.data.count, 'post')} with a location` : '\u00a0'}
         </p>
       </div>
       <ul className="grid grid-cols-1 gap-3">
@@ -60,6 +63,7 @@ export function MapTab() {
           </li>
         ))}
       </ul>
+      <LoadMoreButton pages={pages} />
     </section>
   );
 }

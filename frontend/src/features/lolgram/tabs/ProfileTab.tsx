@@ -1,18 +1,44 @@
 import type { LolgramUser } from '@tapgram/shared';
-import { LogOut, Settings } from 'lucide-react';
+import { Bookmark, LogOut, Settings } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useAuth } from '../../auth';
 import { AvatarUpload } from '../components/AvatarUpload';
+import { BlockedList } from '../components/BlockedList';
 import { UserPostsGrid } from '../components/UserPostsGrid';
 import { ProfileHeader } from '../components/ProfileHeader';
 import { SoonBadge } from '../components/SoonBadge';
+import { WalletSlot } from '../components/WalletSlot';
 import { EditProfileDialog } from '../dialogs/EditProfileDialog';
+import { useSavedPosts } from '../hooks/useSavedPosts';
 import { useUserByUsername } from '../hooks/useUserByUsername';
 import { useUserPosts } from '../hooks/useUserPosts';
 import { SignedOutProfile } from './SignedOutProfile';
 
-function OwnProfile({ signedIn }: { signedIn: LolgramUser }) {
+const TAB =
+  'focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-amber-300';
+
+function SavedGrid({ userId }: { userId: string }) {
+  const saved = useSavedPosts(userId);
+  return (
+    <UserPostsGrid
+      posts={saved}
+      failed="Failed to fetch saved posts"
+      empty={{
+        icon: Bookmark,
+        title: 'No saved posts yet',
+        children: (
+          <p className="max-w-xs text-sm text-slate-400">
+            Save posts to find them here. Only you can see what you saved.
+          </p>
+        ),
+      }}
+    />
+  );
+}
+
+function OwnProfile({ signedIn, wallet }: { signedIn: LolgramUser; wallet: boolean }) {
   const { logout } = useAuth();
   const [editing, setEditing] = useState(false);
   const [avatarProblem, setAvatarProblem] = useState<string | null>(null);
@@ -46,7 +72,34 @@ function OwnProfile({ signedIn }: { signedIn: LolgramUser }) {
           <SoonBadge label="Coming Soon" />
         </Button>
       </div>
-      <UserPostsGrid posts={posts} />
+      {/* A wallet account's wallet: its address, copy, change or disconnect. */}
+      {wallet && (
+        <div className="flex justify-center px-4" data-testid="profile-wallet">
+          <WalletSlot kind="account" />
+        </div>
+      )}
+      <Tabs defaultValue="posts" className="flex flex-col">
+        <TabsList className="mx-4 flex" aria-label="Your lists">
+          <TabsTrigger value="posts" className={TAB}>
+            Posts
+          </TabsTrigger>
+          <TabsTrigger value="saved" className={TAB}>
+            Saved
+          </TabsTrigger>
+          <TabsTrigger value="blocked" className={TAB}>
+            Blocked
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="posts" className={TAB}>
+          <UserPostsGrid posts={posts} />
+        </TabsContent>
+        <TabsContent value="saved" className={TAB}>
+          <SavedGrid userId={user.id} />
+        </TabsContent>
+        <TabsContent value="blocked" className={TAB}>
+          <BlockedList viewerId={user.id} />
+        </TabsContent>
+      </Tabs>
       <Button variant="ghost" className="mx-4 mb-4 h-11" onClick={() => void logout()}>
         <LogOut className="h-4 w-4" aria-hidden="true" />
         Log out
@@ -59,7 +112,7 @@ function OwnProfile({ signedIn }: { signedIn: LolgramUser }) {
 export function ProfileTab({ onLogin }: { onLogin: () => void }) {
   const { state } = useAuth();
   return state.isAuthenticated && state.user ? (
-    <OwnProfile signedIn={state.user} />
+    <OwnProfile signedIn={state.user} wallet={state.authMethod === 'wallet'} />
   ) : (
     <SignedOutProfile onLogin={onLogin} />
   );

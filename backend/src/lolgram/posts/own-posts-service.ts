@@ -1,0 +1,59 @@
+import type { Post } from '@tapgram/shared';
+import type pg from 'pg';
+import { withTransaction } from '../../core/db';
+import type { EventBus } from '../../core/events';
+import { ForbiddenError, NotFoundError } from '../../core/errors';
+import { isId } from '../../core/ids';
+import type { ImageStore } from '../../images';
+import type { Viewer } from '../../accounts';
+import './events';
+import type { PostsRepository } from './posts-repository';
+
+/**
+ * What an author does with their own posts once they are up: change the caption, delete them.
+ * Nobody else may, admins included (they reject through moderation). Someone else's post is
+ * "forbidden" only where its author's post is public; otherwise it is not found, as it is to them
+ * everywhere else.
+ */
+export class OwnPostsService {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly posts: PostsRepository,
+    private readonly images: ImageStore,
+    private readonly events: EventBus,
+  ) {}
+
+  async editCaption(viewer: Viewer, postId: string, caption: string): Promise<Post> {
+    await this.ownPost(viewer, postId, 'You can only edit your own posts');
+    await this.posts.setCaption(postId, caption);
+    const post = await this.posts.byId(postId, viewer.id);
+    if (!post) throw new NotFoundError('Post not found');
+    this.events.emit('post.caption-changed', { postId, authorId: viewer.id });
+    return post;
+  }
+
+  /**
+   * Deletes the post with everything that hangs on it, then its image files. Every node drops it
+   * from its feed cache, and moderation closes its queue items, on the event.
+   */
+  async delete(viewer: Viewer, postId: string): Promise<void> {
+    await this.ownPost(viewer, postId, 'You can only delete your own posts');
+    const deleted = await withTransaction(this.pool, (client) =>
+      this.posts.delete(client, postId, viewer.id),
+    );
+    if (!deleted) throw new NotFoundError('Post not found');
+    this.events.emit('post.deleted', { postId, authorId: viewer.id });
+    // The row is gone, so the files are no longer served: one that a failing store left behind
+    // is unreachable, and does not fail the deletion.
+    await Promise.allSettled(deleted.imageKeys.map((key) => this.images.delete(key)));
+  }
+
+  /** The viewer's own post, unless it was rejected (then it is gone for its author too). */
+  private async ownPost(viewer: Viewer, postId: string, refusal: string): Promise<void> {
+    const found = isId(postId) ? await this.posts.withStatus(postId, viewer.id) : null;
+    if (!found || found.status === 'rejected') throw new NotFoundError('Post not found');
+    if (found.post.userId === viewer.id) return;
+    if (found.status === 'visible') throw new ForbiddenError(refusal);
+    throw new NotFoundError('Post not found');
+  }
+}
