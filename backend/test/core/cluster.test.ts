@@ -54,12 +54,23 @@ function workerPids(primary: number): number[] {
 function fresh(
   url: string,
   path: string,
-  options: { method?: string; body?: string; headers?: Record<string, string> } = {},
+  options: {
+    method?: string;
+    body?: string;
+    headers?: Record<string, string>;
+    /** Gives up after this long without an answer (a connection handed to a worker as it died). */
+    giveUpMs?: number;
+  } = {},
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       new URL(path, url),
-      { method: options.method ?? 'GET', agent: false, headers: options.headers },
+      {
+        method: options.method ?? 'GET',
+        agent: false,
+        headers: options.headers,
+        timeout: options.giveUpMs,
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -68,6 +79,7 @@ function fresh(
       },
     );
     req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error(`no answer to ${path}`)));
     req.end(options.body);
   });
 }
@@ -110,8 +122,15 @@ function sample(text: string, name: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(name.length + 1));
 }
 
+/**
+ * A scrape, given up after 10 s as Prometheus gives one up: a connection the cluster hands to a
+ * worker at the moment it dies is never answered, and the next scrape reaches a live one.
+ */
 async function scrape(url: string): Promise<string> {
-  const res = await fresh(url, '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await fresh(url, '/metrics', {
+    headers: { authorization: `Bearer ${TOKEN}` },
+    giveUpMs: 10_000,
+  });
   if (res.status !== 200) throw new Error(`GET /metrics: ${res.status} ${res.text}`);
   return res.text;
 }
