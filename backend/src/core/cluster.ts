@@ -49,7 +49,7 @@ export async function runCluster(config: Config, logger: Logger): Promise<void> 
   // Before the first fork; SCHED_RR is Node's default except on Windows.
   cluster.schedulingPolicy = cluster.SCHED_RR;
   // Once for the machine, not by every worker at once: DATA_DIR's modes, the migrations (their
-  // lock refuses a second runner rather than waiting) and a generated session secret.
+  // lock makes another runner wait its turn and find nothing to do) and a generated session secret.
   await openPrivateDataDir(config.DATA_DIR, logger);
   const db = await openDatabase(
     { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 },

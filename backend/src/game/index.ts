@@ -9,7 +9,8 @@ import { LocalPushClaims, type PushClaims } from './push-claims';
 import { RedisPushClaims } from './redis-push';
 import { gameKeys } from './redis-keys';
 import { RedisGameStore } from './redis-store';
-import { GameRepository } from './repository';
+import { gameRepositories } from './repositories';
+import { SignalsRepository } from './signals-repository';
 import { gameFastRoutes, gameRouter } from './routes';
 import { GameService } from './service';
 import { attachGameChannel } from './socket';
@@ -29,13 +30,19 @@ export async function createGameFeature(
   { config, logger, db, redis, events, metrics, secret, now = Date.now }: FeatureDeps,
   { adminOnly }: GameParts,
 ): Promise<Feature> {
-  const repo = new GameRepository(db.pool);
+  const repos = gameRepositories(db.pool);
   const rateLimit = { perSecond: config.TAP_RATE_PER_SECOND, burst: config.TAP_BURST };
   // Time for a refused batch to be sent again once the allowance holds it (at most a burst's
   // refill), twice over, and a minute at least.
   const refusalHoldMs = Math.max(60_000, ((2 * rateLimit.burst) / rateLimit.perSecond) * 1000);
   const signals = config.SUSPICION_SIGNALS
-    ? new SignalBuffer(repo, config.SUSPICION_PAUSE_SECONDS * 1000, logger, now, refusalHoldMs)
+    ? new SignalBuffer(
+        new SignalsRepository(db.pool),
+        config.SUSPICION_PAUSE_SECONDS * 1000,
+        logger,
+        now,
+        refusalHoldMs,
+      )
     : null;
   signals?.start(config.FLUSH_INTERVAL_MS);
   let store: GameStore;
@@ -43,7 +50,7 @@ export async function createGameFeature(
   if (redis) {
     const redisStore = new RedisGameStore(
       redis,
-      repo,
+      repos,
       rateLimit,
       logger,
       config.REDIS_PREFIX,
@@ -54,7 +61,7 @@ export async function createGameFeature(
     claims = new RedisPushClaims(redis, gameKeys(config.REDIS_PREFIX));
   } else {
     const local = new LocalPushClaims();
-    store = new PostgresGameStore(repo, rateLimit, () => local.changed());
+    store = new PostgresGameStore(repos, rateLimit, () => local.changed());
     claims = local;
   }
   const service = new GameService(store, metrics, signals);
@@ -62,7 +69,7 @@ export async function createGameFeature(
   const operators = new OperatorsService(
     db.pool,
     new OperatorsRepository(db.pool, suspicionRules(config), today),
-    repo,
+    repos.players,
     store,
     events,
   );

@@ -1,5 +1,5 @@
 import type { TapAllowance } from '@tapgram/shared';
-import type { GameRepository } from './repository';
+import type { GameRepositories } from './repositories';
 import {
   TAP_KEY_TTL_SECONDS,
   type PlayerBatch,
@@ -16,12 +16,17 @@ export class PostgresGameStore implements GameStore {
   private readonly buckets: TokenBuckets;
   private readonly pruner: NodeJS.Timeout;
 
+  private readonly repo: GameRepositories['players'];
+  private readonly boards: GameRepositories['boards'];
+
   constructor(
-    private readonly repo: GameRepository,
+    { players, boards }: Pick<GameRepositories, 'players' | 'boards'>,
     rateLimit: TapAllowance,
     /** Told of every change the boards show (the push claims count them). */
     private readonly onChange: () => void = () => undefined,
   ) {
+    this.repo = players;
+    this.boards = boards;
     this.buckets = new TokenBuckets(rateLimit);
     this.pruner = setInterval(() => {
       this.buckets.prune();
@@ -42,7 +47,7 @@ export class PostgresGameStore implements GameStore {
 
   async rank(userId: string) {
     const user = await this.repo.findUser(userId);
-    return user ? this.repo.rankOf(user.totalPoints) : null;
+    return user ? this.boards.rankOf(user.totalPoints) : null;
   }
 
   createSession(userId: string) {
@@ -97,11 +102,11 @@ export class PostgresGameStore implements GameStore {
   }
 
   topUsers(limit: number) {
-    return this.repo.topUsers(limit);
+    return this.boards.topUsers(limit);
   }
 
   board(start: number, count: number) {
-    return this.repo.board(start, count);
+    return this.boards.board(start, count);
   }
 
   /** Postgres holds the frozen state, and every board reads it: only the pushes need telling. */
@@ -111,15 +116,15 @@ export class PostgresGameStore implements GameStore {
   }
 
   around(userId: string, span: number) {
-    return this.repo.around(userId, span);
+    return this.boards.around(userId, span);
   }
 
   topCountries() {
-    return this.repo.topCountries();
+    return this.boards.topCountries();
   }
 
   usersOver(points: number) {
-    return this.repo.usersOver(points);
+    return this.boards.usersOver(points);
   }
 
   async close() {

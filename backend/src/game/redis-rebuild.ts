@@ -3,7 +3,7 @@ import type { GameSession } from '@tapgram/shared';
 import type { Logger } from '../core/logger';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
-import type { GameRepository } from './repository';
+import type { GameRepositories } from './repositories';
 
 export const SESSION_IDLE_TTL_S = 24 * 60 * 60;
 const REBUILD_LOCK_MS = 120_000;
@@ -17,7 +17,7 @@ export class RedisRebuilder {
 
   constructor(
     private readonly redis: Redis,
-    private readonly repo: GameRepository,
+    private readonly repos: Pick<GameRepositories, 'players' | 'rebuild'>,
     private readonly k: GameKeys,
     private readonly logger: Logger,
   ) {}
@@ -48,7 +48,7 @@ export class RedisRebuilder {
   async loadPlayer(userId: string, sessionId: string): Promise<boolean> {
     const [loaded, state] = await Promise.all([
       this.loadUser(userId),
-      this.repo.findSessionState(sessionId),
+      this.repos.players.findSessionState(sessionId),
     ]);
     if (!loaded || !state) return false;
     await this.cacheSession(state.session, state.lastSeq);
@@ -61,8 +61,8 @@ export class RedisRebuilder {
    */
   async loadUser(userId: string): Promise<boolean> {
     const [user, frozen] = await Promise.all([
-      this.repo.findUser(userId),
-      this.repo.isFrozen(userId),
+      this.repos.players.findUser(userId),
+      this.repos.players.isFrozen(userId),
     ]);
     if (!user) return false;
     const key = this.k.user(user.id);
@@ -92,7 +92,7 @@ export class RedisRebuilder {
   /** A Redis that holds counters but no generation (kept from an earlier version) takes Postgres's. */
   async adoptGeneration(): Promise<void> {
     if (await this.redis.exists(this.k.generation)) return;
-    await this.redis.set(this.k.generation, await this.repo.redisGeneration(), 'NX');
+    await this.redis.set(this.k.generation, await this.repos.rebuild.redisGeneration(), 'NX');
   }
 
   private async rebuildIfEmpty(): Promise<void> {
@@ -107,9 +107,9 @@ export class RedisRebuilder {
       // From here on, flushes of figures the emptied Redis held are not written to Postgres: what
       // the rebuild reads stays what the counters start from.
       const generation = randomUUID();
-      await this.repo.startRedisGeneration(generation);
+      await this.repos.rebuild.startRedisGeneration(generation);
       let players = 0;
-      for await (const page of this.repo.allUsers()) {
+      for await (const page of this.repos.rebuild.allUsers()) {
         const write = this.redis.pipeline();
         for (const user of page) {
           write.hset(this.k.user(user.id), {
@@ -129,7 +129,7 @@ export class RedisRebuilder {
         players += page.length;
       }
       const write = this.redis.pipeline();
-      for (const c of await this.repo.allCountries()) {
+      for (const c of await this.repos.rebuild.allCountries()) {
         write.zadd(this.k.countries, c.totalPoints, c.country);
         write.hset(this.k.countryTaps, c.country, c.totalTaps);
       }

@@ -16,7 +16,7 @@ import {
   type TapReply,
 } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
-import type { GameRepository } from './repository';
+import type { GameRepositories } from './repositories';
 import type { GameStore, PlayerBatch, SessionOutcome, TapOutcome } from './store';
 
 export const GAME_UNAVAILABLE = 'The game is briefly unavailable, try again in a moment';
@@ -43,6 +43,8 @@ declare module 'ioredis' {
  */
 export class RedisGameStore implements GameStore {
   private readonly k: GameKeys;
+  private readonly repo: GameRepositories['players'];
+  private readonly boards: GameRepositories['boards'];
   private readonly flusher: RedisFlusher;
   private readonly rebuilder: RedisRebuilder;
   private readonly taps: RedisTapQueue;
@@ -52,15 +54,17 @@ export class RedisGameStore implements GameStore {
 
   constructor(
     private readonly redis: Redis,
-    private readonly repo: GameRepository,
+    { players, boards, rebuild }: GameRepositories,
     rateLimit: TapAllowance,
     private readonly logger: Logger,
     prefix: string,
     private readonly metrics?: Metrics,
   ) {
     this.k = gameKeys(prefix);
-    this.flusher = new RedisFlusher(redis, repo, this.k, metrics);
-    this.rebuilder = new RedisRebuilder(redis, repo, this.k, logger);
+    this.repo = players;
+    this.boards = boards;
+    this.flusher = new RedisFlusher(redis, players, this.k, metrics);
+    this.rebuilder = new RedisRebuilder(redis, { players, rebuild }, this.k, logger);
     this.taps = new RedisTapQueue(redis, this.k, rateLimit);
     redis.defineCommand('gameBoard', { numberOfKeys: 1, lua: BOARD_SCRIPT });
     redis.defineCommand('gameFreeze', { numberOfKeys: 4, lua: FREEZE_SCRIPT });
@@ -126,7 +130,7 @@ export class RedisGameStore implements GameStore {
       const score = await this.redis.zscore(this.k.users, userId);
       if (score === null) {
         const user = await this.repo.findUser(userId);
-        return user ? this.repo.rankOf(user.totalPoints) : null;
+        return user ? this.boards.rankOf(user.totalPoints) : null;
       }
       return 1 + (await this.redis.zcount(this.k.users, `(${score}`, '+inf'));
     });
@@ -256,7 +260,7 @@ export class RedisGameStore implements GameStore {
     return this.whenReady(async () => {
       const reply = await this.redis.gameAroundUser(this.k.users, userId, span, this.k.user(''));
       // Not on the board: as rank() does, Postgres answers for a player Redis does not hold.
-      if (reply === null) return this.repo.around(userId, span);
+      if (reply === null) return this.boards.around(userId, span);
       const [start, above, ...flat] = reply;
       const entries = [];
       for (let i = 0; i < flat.length; i += 3) {

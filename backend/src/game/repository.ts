@@ -1,29 +1,10 @@
-import type { GameSession, GameUser, LeaderboardCountry, LeaderboardUser } from '@tapgram/shared';
+import type { GameSession, GameUser } from '@tapgram/shared';
 import { messages } from '@tapgram/shared';
 import { violates, type Queryable } from '../core/db';
 import { ConflictError } from '../core/errors';
-import type { BoardStretch } from './ranking';
 
-const USER_COLUMNS = `id, username, country, total_points AS "totalPoints", total_taps AS "totalTaps"`;
-const SESSION_COLUMNS = `id, user_id AS "userId", session_points AS "sessionPoints", session_taps AS "sessionTaps"`;
-
-/** A player's signals of one day (epoch day: days since 1970-01-01, UTC), as Redis keeps them. */
-export interface DaySignals {
-  userId: string;
-  day: number;
-  taps: number;
-  refused: number;
-  batches: number;
-  sizeMean: number;
-  sizeM2: number;
-  gapN: number;
-  gapMean: number;
-  gapM2: number;
-  activeMs: number;
-  longestMs: number;
-  streakStartMs: number | null;
-  lastMs: number | null;
-}
+export const USER_COLUMNS = `id, username, country, total_points AS "totalPoints", total_taps AS "totalTaps"`;
+export const SESSION_COLUMNS = `id, user_id AS "userId", session_points AS "sessionPoints", session_taps AS "sessionTaps"`;
 
 export interface FlushedTotals {
   users: { id: string; points: number; taps: number }[];
@@ -31,15 +12,10 @@ export interface FlushedTotals {
   countries: { country: string; points: number; taps: number }[];
 }
 
-/** The columns of DaySignals rows sent as JSON. */
-const SIGNAL_COLUMNS = `"userId" uuid, day int, taps bigint, refused bigint, batches int,
-  "sizeMean" float8, "sizeM2" float8, "gapN" int, "gapMean" float8, "gapM2" float8,
-  "activeMs" bigint, "longestMs" bigint, "streakStartMs" bigint, "lastMs" bigint`;
-
-/** Players off the boards: frozen by an operator. */
-const ON_BOARD = 'frozen_at IS NULL';
-
-/** The game's SQL. Both stores write through it; the Postgres store also reads through it. */
+/**
+ * The players, their sessions and their counters (players, sessions, countries, tap keys): the
+ * one repository that writes them, through a batch of taps (Postgres mode) or a flush (Redis mode).
+ */
 export class GameRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -214,117 +190,6 @@ export class GameRepository {
   }
 
   /**
-   * Adds what players' days gained (kept in memory by the single-node store) to their rows: counts
-   * add up, the running means and squared deviations merge (the parallel form of Welford's method),
-   * the longest streak and the last batch keep the larger.
-   */
-  async mergeSignals(gains: DaySignals[]): Promise<void> {
-    const merged = (n: string, mean: string, m2: string) => `
-      ${n} = d.${n} + EXCLUDED.${n},
-      ${mean} = CASE WHEN d.${n} + EXCLUDED.${n} = 0 THEN 0
-        ELSE d.${mean} + (EXCLUDED.${mean} - d.${mean}) * EXCLUDED.${n} / (d.${n} + EXCLUDED.${n}) END,
-      ${m2} = d.${m2} + EXCLUDED.${m2} + CASE WHEN d.${n} + EXCLUDED.${n} = 0 THEN 0
-        ELSE (EXCLUDED.${mean} - d.${mean}) ^ 2 * d.${n}::float8 * EXCLUDED.${n}
-             / (d.${n} + EXCLUDED.${n}) END`;
-    await this.db.query(
-      `INSERT INTO game_player_days AS d
-              (user_id, day, taps, refused, batches, size_mean, size_m2, gap_n, gap_mean, gap_m2,
-               active_ms, longest_ms, streak_start_ms, last_ms)
-       SELECT v."userId", date '1970-01-01' + v.day, v.taps, v.refused, v.batches, v."sizeMean",
-              v."sizeM2", v."gapN", v."gapMean", v."gapM2", v."activeMs", v."longestMs",
-              v."streakStartMs", v."lastMs"
-         FROM jsonb_to_recordset($1::jsonb) AS v(${SIGNAL_COLUMNS})
-        WHERE EXISTS (SELECT 1 FROM game_users WHERE id = v."userId")
-       ON CONFLICT (user_id, day) DO UPDATE SET
-         taps = d.taps + EXCLUDED.taps,
-         refused = d.refused + EXCLUDED.refused,
-         ${merged('batches', 'size_mean', 'size_m2')},
-         ${merged('gap_n', 'gap_mean', 'gap_m2')},
-         active_ms = d.active_ms + EXCLUDED.active_ms,
-         longest_ms = greatest(d.longest_ms, EXCLUDED.longest_ms),
-         streak_start_ms = coalesce(EXCLUDED.streak_start_ms, d.streak_start_ms),
-         last_ms = greatest(d.last_ms, EXCLUDED.last_ms)`,
-      [JSON.stringify(gains)],
-    );
-  }
-
-  async rankOf(points: number): Promise<number> {
-    const { rows } = await this.db.query<{ above: number }>(
-      `SELECT count(*)::int AS above FROM game_users WHERE total_points > $1 AND ${ON_BOARD}`,
-      [points],
-    );
-    return rows[0].above + 1;
-  }
-
-  async topUsers(limit: number): Promise<LeaderboardUser[]> {
-    const { rows } = await this.db.query<LeaderboardUser>(
-      `SELECT id, username, total_points AS "totalPoints" FROM game_users WHERE ${ON_BOARD}
-        ORDER BY total_points DESC, id DESC LIMIT $1`,
-      [limit],
-    );
-    return rows;
-  }
-
-  /** `count` players of the board from position `start` (0: the top). */
-  async board(start: number, count: number): Promise<LeaderboardUser[]> {
-    const { rows } = await this.db.query<LeaderboardUser>(
-      `SELECT id, username, total_points AS "totalPoints" FROM game_users WHERE ${ON_BOARD}
-        ORDER BY total_points DESC, id DESC OFFSET $1 LIMIT $2`,
-      [start, count],
-    );
-    return rows;
-  }
-
-  /**
-   * The player and up to `span` players either side of them, in board order, with the board
-   * position and the rank (SQL's rank(): 1 + the players with more points) of the first one.
-   */
-  async around(userId: string, span: number): Promise<BoardStretch | null> {
-    const { rows } = await this.db.query<LeaderboardUser & { position: number; rank: number }>(
-      `WITH board AS (
-         SELECT id, username, total_points,
-                row_number() OVER (ORDER BY total_points DESC, id DESC) AS position,
-                rank() OVER (ORDER BY total_points DESC) AS rank
-           FROM game_users WHERE ${ON_BOARD}
-       ), player AS (
-         SELECT position FROM board WHERE id = $1
-       )
-       SELECT board.id, board.username, board.total_points AS "totalPoints",
-              board.position::int AS position, board.rank::int AS rank
-         FROM board, player
-        WHERE board.position BETWEEN player.position - $2 AND player.position + $2
-        ORDER BY board.position`,
-      [userId, span],
-    );
-    if (rows.length === 0) return null;
-    return {
-      start: rows[0].position - 1,
-      firstRank: rows[0].rank,
-      entries: rows.map(({ id, username, totalPoints }) => ({ id, username, totalPoints })),
-    };
-  }
-
-  async topCountries(): Promise<LeaderboardCountry[]> {
-    const { rows } = await this.db.query<LeaderboardCountry>(
-      `SELECT c.country, c.total_points - coalesce(f.points, 0) AS "totalPoints"
-         FROM game_countries c
-         LEFT JOIN (SELECT country, sum(total_points)::bigint AS points FROM game_users
-                     WHERE frozen_at IS NOT NULL GROUP BY country) f USING (country)
-        WHERE c.total_points - coalesce(f.points, 0) > 0
-        ORDER BY 2 DESC, c.country DESC`,
-    );
-    return rows;
-  }
-
-  async usersOver(points: number): Promise<number> {
-    const { rows } = await this.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM game_users WHERE total_points >= $1 AND ${ON_BOARD}`,
-      [points],
-    );
-    return rows[0].n;
-  }
-
-  /**
    * Writes absolute totals kept elsewhere (Redis), all in one statement: Postgres never holds part
    * of a flush. Totals only grow, so a row is written only when the new total is larger: a retried
    * flush is harmless, and a slow flusher's older figures never overwrite a newer flusher's.
@@ -370,46 +235,5 @@ export class GameRepository {
       ],
     );
     return rows[0].written;
-  }
-
-  async redisGeneration(): Promise<string> {
-    const { rows } = await this.db.query<{ generation: string }>(
-      'SELECT generation FROM game_redis_generation',
-    );
-    return rows[0].generation;
-  }
-
-  /**
-   * Starts a new Redis generation, before an emptied Redis is rebuilt from Postgres. It waits for
-   * the flushes of the old generation under way, and any later one is not written.
-   */
-  async startRedisGeneration(generation: string): Promise<void> {
-    await this.db.query('UPDATE game_redis_generation SET generation = $1', [generation]);
-  }
-
-  /** Streams every player in pages, for rebuilding an empty Redis. */
-  async *allUsers(pageSize = 5000): AsyncGenerator<(GameUser & { frozen: boolean })[]> {
-    let after = '00000000-0000-0000-0000-000000000000';
-    for (;;) {
-      const { rows } = await this.db.query<GameUser & { frozen: boolean }>(
-        `SELECT ${USER_COLUMNS}, frozen_at IS NOT NULL AS frozen FROM game_users
-          WHERE id > $1 ORDER BY id LIMIT $2`,
-        [after, pageSize],
-      );
-      if (rows.length === 0) return;
-      yield rows;
-      after = rows[rows.length - 1].id;
-    }
-  }
-
-  async allCountries(): Promise<{ country: string; totalPoints: number; totalTaps: number }[]> {
-    const { rows } = await this.db.query<{
-      country: string;
-      totalPoints: number;
-      totalTaps: number;
-    }>(
-      `SELECT country, total_points AS "totalPoints", total_taps AS "totalTaps" FROM game_countries`,
-    );
-    return rows;
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger';
-import type { DaySignals, GameRepository } from './repository';
+import type { DaySignals, SignalsRepository } from './signals-repository';
 
 const DAY_MS = 86_400_000;
 
@@ -74,7 +74,7 @@ export class SignalBuffer {
   private writing: Promise<void> | undefined;
 
   constructor(
-    private readonly repo: GameRepository,
+    private readonly repo: SignalsRepository,
     private readonly pauseMs: number,
     private readonly logger: Logger,
     /** The clock batches are timed by (epoch ms); tests set it. */

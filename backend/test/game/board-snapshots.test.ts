@@ -12,7 +12,7 @@ import { LocalPushClaims, type PushClaims } from '../../src/game/push-claims';
 import { RedisPushClaims } from '../../src/game/redis-push';
 import { gameKeys } from '../../src/game/redis-keys';
 import { RedisGameStore } from '../../src/game/redis-store';
-import { GameRepository } from '../../src/game/repository';
+import { gameRepositories } from '../../src/game/repositories';
 import { GameService, type LeaderboardSnapshot } from '../../src/game/service';
 import { attachGameChannel } from '../../src/game/socket';
 import type { GameStore } from '../../src/game/store';
@@ -49,7 +49,7 @@ describe.each(storageModes)('boards sent to new sockets (%s mode)', (mode) => {
 
   beforeAll(async () => {
     server = await startTestServer({ mode });
-    const repo = new GameRepository(server.db.pool);
+    const repo = gameRepositories(server.db.pool);
     const rate = { perSecond: 1000, burst: 1000 };
     let claims: PushClaims;
     if (mode === 'redis') {

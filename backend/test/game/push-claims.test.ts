@@ -6,7 +6,7 @@ import { LocalPushClaims, PUSH_INTERVAL_MS, type PushClaims } from '../../src/ga
 import { RedisPushClaims } from '../../src/game/redis-push';
 import { gameKeys } from '../../src/game/redis-keys';
 import { RedisGameStore } from '../../src/game/redis-store';
-import { GameRepository } from '../../src/game/repository';
+import { gameRepositories } from '../../src/game/repositories';
 import type { GameStore } from '../../src/game/store';
 import { startTestServer, type TestServer } from '../../test-support/server';
 import { dropRedisPrefix, TEST_REDIS_URL, uniqueName } from '../../test-support/services';
@@ -24,7 +24,7 @@ describe.each(storageModes)('leaderboard push claims (%s mode)', (mode) => {
   const prefix = uniqueName('tgtest');
   beforeAll(async () => {
     server = await startTestServer({ mode });
-    const repo = new GameRepository(server.db.pool);
+    const repo = gameRepositories(server.db.pool);
     const rate = { perSecond: 20, burst: 40 };
     if (mode === 'redis') {
       const client = new Redis(TEST_REDIS_URL);

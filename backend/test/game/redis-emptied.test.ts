@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TapBatches } from '../../../frontend/src/features/game/tap-batches';
 import { createLogger } from '../../src/core/logger';
 import { RedisGameStore } from '../../src/game/redis-store';
-import { GameRepository } from '../../src/game/repository';
+import { gameRepositories } from '../../src/game/repositories';
 import { redisAvailable } from '../../test-support/availability';
 import { startRedisProcess, type RedisProcess } from '../../test-support/redis-process';
 import { startTestServer, type TestServer } from '../../test-support/server';
@@ -81,7 +81,7 @@ describe.runIf(await redisAvailable())('acknowledged taps when Redis loses its d
     flusherRedis.on('error', () => undefined);
     flusher = new RedisGameStore(
       flusherRedis,
-      new GameRepository(server.db.pool),
+      gameRepositories(server.db.pool),
       { perSecond: 20, burst: 40 },
       createLogger('silent'),
       server.redisPrefix,

@@ -5,6 +5,7 @@ import type { Queryable } from '../../src/core/db';
 import { createLogger } from '../../src/core/logger';
 import { RedisGameStore } from '../../src/game/redis-store';
 import { GameRepository, type FlushedTotals } from '../../src/game/repository';
+import { gameRepositories } from '../../src/game/repositories';
 import { redisAvailable } from '../../test-support/availability';
 import { startTestServer, type TestServer } from '../../test-support/server';
 import { dropRedisPrefix, TEST_REDIS_URL } from '../../test-support/services';
@@ -41,11 +42,17 @@ describe.runIf(await redisAvailable())('Redis flushers writing to Postgres', () 
   let server: TestServer;
   const clients: Redis[] = [];
   /** Another backend process's store on the same Redis and Postgres. */
-  const processStore = (repo: GameRepository) => {
+  const processStore = (players: GameRepository) => {
     const redis = new Redis(TEST_REDIS_URL);
     clients.push(redis);
     const rate = { perSecond: 20, burst: 40 };
-    return new RedisGameStore(redis, repo, rate, createLogger('silent'), server.redisPrefix);
+    return new RedisGameStore(
+      redis,
+      { ...gameRepositories(server.db.pool), players },
+      rate,
+      createLogger('silent'),
+      server.redisPrefix,
+    );
   };
   const taps = async (player: Player, n: number) => {
     for (let i = 0; i < n; i += 1) expect((await tap(server.url, player)).status).toBe(200);

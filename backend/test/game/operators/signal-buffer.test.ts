@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/logger';
-import type { DaySignals, GameRepository } from '../../../src/game/repository';
+import type { DaySignals, SignalsRepository } from '../../../src/game/signals-repository';
 import { merge, SignalBuffer } from '../../../src/game/signal-buffer';
 
 /** Moments of `values` added one by one, as the tap path adds batches. */
@@ -44,7 +44,7 @@ describe('refusals of batches a client sends again', () => {
     const written: DaySignals[] = [];
     const repo = { mergeSignals: async (rows: DaySignals[]) => void written.push(...rows) };
     const buffer = new SignalBuffer(
-      repo as unknown as GameRepository,
+      repo as unknown as SignalsRepository,
       120_000,
       createLogger('silent'),
       () => clock.now,

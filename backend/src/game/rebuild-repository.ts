@@ -1,0 +1,52 @@
+import type { GameUser } from '@tapgram/shared';
+import type { Queryable } from '../core/db';
+import { USER_COLUMNS } from './repository';
+
+/**
+ * What rebuilding an emptied Redis reads from Postgres, and the Redis generation Postgres follows
+ * (game_redis_generation): a flush of figures read from a Redis since emptied is not written.
+ */
+export class RebuildRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async redisGeneration(): Promise<string> {
+    const { rows } = await this.db.query<{ generation: string }>(
+      'SELECT generation FROM game_redis_generation',
+    );
+    return rows[0].generation;
+  }
+
+  /**
+   * Starts a new Redis generation, before an emptied Redis is rebuilt from Postgres. It waits for
+   * the flushes of the old generation under way, and any later one is not written.
+   */
+  async startRedisGeneration(generation: string): Promise<void> {
+    await this.db.query('UPDATE game_redis_generation SET generation = $1', [generation]);
+  }
+
+  /** Streams every player in pages, for rebuilding an empty Redis. */
+  async *allUsers(pageSize = 5000): AsyncGenerator<(GameUser & { frozen: boolean })[]> {
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const { rows } = await this.db.query<GameUser & { frozen: boolean }>(
+        `SELECT ${USER_COLUMNS}, frozen_at IS NOT NULL AS frozen FROM game_users
+          WHERE id > $1 ORDER BY id LIMIT $2`,
+        [after, pageSize],
+      );
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  async allCountries(): Promise<{ country: string; totalPoints: number; totalTaps: number }[]> {
+    const { rows } = await this.db.query<{
+      country: string;
+      totalPoints: number;
+      totalTaps: number;
+    }>(
+      `SELECT country, total_points AS "totalPoints", total_taps AS "totalTaps" FROM game_countries`,
+    );
+    return rows;
+  }
+}
