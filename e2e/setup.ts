@@ -1,4 +1,10 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Locator,
+  Page,
+} from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { launch } from './browser';
@@ -23,9 +29,9 @@ export interface SeededSuite {
   /**
    * A page of `width` px whose paths are relative to the site, signed in as the seeded member
    * unless `visitor`; closed after the test. Motion is reduced, so that no screenshot catches an
-   * animation half-way.
+   * animation half-way; `options` add to the context's.
    */
-  open(width: number, as?: 'member' | 'visitor'): Promise<Page>;
+  open(width: number, as?: 'member' | 'visitor', options?: BrowserContextOptions): Promise<Page>;
 }
 
 /**
@@ -64,13 +70,14 @@ export function seededSuite(executable: string): SeededSuite {
     get browser() {
       return ready().browser;
     },
-    async open(width, as = 'member') {
+    async open(width, as = 'member', options = {}) {
       const { site, browser } = ready();
       context = await browser.newContext({
         ...viewportOptions(width),
         ...(as === 'member' ? { storageState: site.member } : {}),
         baseURL: site.url,
         reducedMotion: 'reduce',
+        ...options,
       });
       return context.newPage();
     },

@@ -1,16 +1,19 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { App } from './App';
-import { Providers } from './Providers';
+import { preloadPage } from './App';
+import { Root } from './Root';
 import './index.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-    </Providers>
-  </StrictMode>,
-);
+const container = document.getElementById('root')!;
+const app = <Root router={BrowserRouter} />;
+
+// A page rendered at build time names its path (see prerender.ts): React takes its markup over
+// at once. The page's code comes with the HTML; until it has run, React keeps the page's markup
+// as it is, and a click on it is replayed once it is hydrated. Any other page (the plain shell)
+// is rendered here.
+if (container.dataset.prerendered === location.pathname) {
+  void preloadPage(location.pathname);
+  hydrateRoot(container, app);
+} else {
+  createRoot(container).render(app);
+}

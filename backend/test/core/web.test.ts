@@ -51,19 +51,30 @@ describe('the web app and its answers on the wire', () => {
   });
 
   it.each([
-    '/',
-    '/play',
-    '/leaderboard',
-    '/lolgram',
+    ['/', 'Play the game'],
+    ['/play', 'Tap the character to earn a point'],
+    ['/leaderboard', 'Live Leaderboard'],
+    ['/lolgram', 'Login / Sign Up'],
+  ])('serves %s its own HTML, rendered at build time, with 200', async (page, text) => {
+    const res = await request(server.url).get(page);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.text).toContain(`<div id="root" data-prerendered="${page}">`);
+    expect(res.text).toContain(text);
+  });
+
+  it.each([
     '/lolgram/someone',
     '/lolgram/p/3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
     '/admin',
     '/play/',
-  ])('serves the app for its page %s with 200', async (page) => {
+  ])('serves the plain shell of the app for its page %s with 200', async (page) => {
     const res = await request(server.url).get(page);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
-    expect(res.text).toContain('<div id="root">');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.text).toContain('<div id="root"></div>');
   });
 
   it.each(['/nope', '/lolgram/someone/else', '/lolgram/p/not-a-post', '/play/more', '/admin/x'])(
@@ -72,7 +83,7 @@ describe('the web app and its answers on the wire', () => {
       const res = await request(server.url).get(page);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/text\/html/);
-      expect(res.text).toContain('<div id="root">');
+      expect(res.text).toContain('<div id="root"></div>');
     },
   );
 

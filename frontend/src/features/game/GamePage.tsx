@@ -1,3 +1,5 @@
+import { useHydrated } from '../../lib/hydration';
+import { SOUND_DEFAULT_ON } from '../../lib/ui-constants';
 import { LazyStorySection } from '../story/LazyStorySection';
 import { ContractBox } from './ContractBox';
 import { FrozenNotice } from './FrozenNotice';
@@ -19,6 +21,11 @@ export function GamePage() {
   const user = game.player?.user;
   const rank = useRank(user?.id);
   const session = game.player?.session;
+  // What the browser stored (a player, the sound setting) shows once hydrated: the page's HTML,
+  // rendered at build time, knows neither.
+  const hydrated = useHydrated();
+  const status = hydrated ? game.status : 'loading';
+  const soundOn = hydrated ? game.soundOn : SOUND_DEFAULT_ON;
 
   return (
     <>
@@ -40,15 +47,15 @@ export function GamePage() {
           <ContractBox address={config.data?.contractAddress} />
         </div>
         <LeaderboardPanel
-          soundOn={game.soundOn}
+          soundOn={soundOn}
           onToggleSound={game.toggleSound}
           currentUserId={user?.id}
         />
         <div className="lg:col-span-2">
-          <LazyStorySection held={game.status === 'needs-user'} />
+          <LazyStorySection held={status === 'needs-user'} />
         </div>
       </main>
-      <WelcomeDialog open={game.status === 'needs-user'} onCreate={game.createUser} />
+      <WelcomeDialog open={status === 'needs-user'} onCreate={game.createUser} />
     </>
   );
 }

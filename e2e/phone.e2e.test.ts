@@ -1,0 +1,120 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumPath, screenshotPath } from './browser';
+import { seededSuite, until } from './setup';
+
+const executable = chromiumPath();
+const PHONE = 360;
+const FEED_PAGE = '/api/lolgram/posts/feed?limit=20';
+
+/** Each public page the build renders ahead, and a text of its own shell. */
+const SHELLS: [path: string, shell: (page: Page) => Locator][] = [
+  ['/', (page) => page.getByRole('link', { name: 'Play the game' })],
+  ['/play', (page) => page.getByRole('button', { name: 'Tap the character to earn a point' })],
+  ['/leaderboard', (page) => page.getByRole('heading', { name: 'TapGram Live Leaderboard' })],
+  ['/lolgram', (page) => page.getByRole('heading', { name: 'LOLGram' })],
+];
+
+/** What shows that a page has been hydrated and has run its effects, for a visitor and a member. */
+const HYDRATED: Record<string, (page: Page, as: 'visitor' | 'member') => Locator> = {
+  '/play': (page, as) =>
+    as === 'visitor' ? page.getByRole('dialog') : page.getByTestId('stat-Rank').getByText(/^#\d/),
+  '/leaderboard': (page) => page.getByRole('status').getByText('Live'),
+  '/lolgram': (page, as) =>
+    as === 'visitor'
+      ? page.getByRole('article').first()
+      : page.getByRole('button', { name: 'Your profile' }),
+};
+
+/**
+ * Every error the page reports, and how many nodes React removed from the root: hydration that
+ * fails throws the server's markup away and renders again, which a mismatch error announces.
+ */
+async function watchHydration(
+  page: Page,
+): Promise<() => Promise<{ errors: string[]; removed: number }>> {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.addInitScript(() => {
+    const counts = window as unknown as { removedFromRoot: number };
+    counts.removedFromRoot = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if ((record.target as Element).id === 'root')
+          counts.removedFromRoot += record.removedNodes.length;
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return async () => ({
+    errors,
+    removed: await page.evaluate(
+      () => (window as unknown as { removedFromRoot: number }).removedFromRoot,
+    ),
+  });
+}
+
+describe.runIf(executable)('the app on a phone: painted before its scripts', () => {
+  const suite = seededSuite(executable!);
+  const { open } = suite;
+
+  it('paints the layout and texts of each public page before any script runs', async () => {
+    const page = await open(PHONE, 'visitor', { javaScriptEnabled: false });
+    for (const [path, shell] of SHELLS) {
+      await page.goto(path);
+      expect(await shell(page).isVisible(), path).toBe(true);
+      await page.screenshot({ path: screenshotPath(`phone-no-script-${path.slice(1) || 'home'}`) });
+    }
+  });
+
+  it.each(['visitor', 'member'] as const)(
+    'hydrates each public page without a mismatch, for a %s',
+    async (as) => {
+      const page = await open(PHONE, as);
+      // What a member's browser holds that the build could not know: the sound off.
+      if (as === 'member')
+        await page.addInitScript(() => localStorage.setItem('tapgram.game.sound', 'false'));
+      const report = await watchHydration(page);
+      for (const [path] of SHELLS) {
+        await page.goto(path);
+        if (path === '/') {
+          // Hydrated: the link goes to the game within the page, which a marker survives.
+          await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+          await page.getByRole('link', { name: 'Play the game' }).click();
+          await until(() => page.evaluate(() => location.pathname)).toBe('/play');
+          expect(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept)).toBe(
+            true,
+          );
+        } else {
+          await until(() => HYDRATED[path](page, as).isVisible()).toBe(true);
+        }
+      }
+      // The address's own tab, which the HTML of /lolgram (the feed's) does not show.
+      if (as === 'member') {
+        await page.goto('/lolgram?tab=profile');
+        await until(() => page.getByRole('button', { name: 'Edit Profile' }).isVisible()).toBe(
+          true,
+        );
+      }
+      expect(await report()).toEqual({ errors: [], removed: 0 });
+    },
+  );
+
+  it("asks for LOLGram's first page of posts once, with the HTML, and its first photo first", async () => {
+    const page = await open(PHONE, 'visitor');
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith(FEED_PAGE)) asked.push(request.url());
+    });
+    await page.goto('/lolgram');
+    const first = page.getByRole('article').first();
+    await until(() => first.isVisible()).toBe(true);
+    // The page's own request took the preloaded answer: no second one was made.
+    expect(asked).toHaveLength(1);
+    const [newest] = (await (await page.request.get(FEED_PAGE)).json()) as { caption: string }[];
+    const photo = first.getByRole('img', { name: newest.caption, exact: true });
+    expect(await photo.getAttribute('fetchpriority')).toBe('high');
+  });
+});
