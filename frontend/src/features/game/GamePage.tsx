@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from 'react';
 import { useHydrated } from '../../lib/hydration';
 import { SOUND_DEFAULT_ON } from '../../lib/ui-constants';
 import { LazyStorySection } from '../story/LazyStorySection';
@@ -11,7 +12,10 @@ import { ReconnectingNotice } from './ReconnectingNotice';
 import { StatTiles } from './StatTiles';
 import { TapCharacter } from './TapCharacter';
 import { useGame } from './useGame';
-import { WelcomeDialog } from './WelcomeDialog';
+
+const WelcomeDialog = lazy(() =>
+  import('./WelcomeDialog').then((m) => ({ default: m.WelcomeDialog })),
+);
 
 export function GamePage() {
   useGamePushes('top100');
@@ -26,6 +30,10 @@ export function GamePage() {
   const hydrated = useHydrated();
   const status = hydrated ? game.status : 'loading';
   const soundOn = hydrated ? game.soundOn : SOUND_DEFAULT_ON;
+  // The welcome dialog's code loads only for a visitor with no stored player; once shown it stays,
+  // so that it closes as a dialog does.
+  const [welcome, setWelcome] = useState(false);
+  if (status === 'needs-user' && !welcome) setWelcome(true);
 
   return (
     <>
@@ -55,7 +63,11 @@ export function GamePage() {
           <LazyStorySection held={status === 'needs-user'} />
         </div>
       </main>
-      <WelcomeDialog open={status === 'needs-user'} onCreate={game.createUser} />
+      {welcome && (
+        <Suspense fallback={null}>
+          <WelcomeDialog open={status === 'needs-user'} onCreate={game.createUser} />
+        </Suspense>
+      )}
     </>
   );
 }
