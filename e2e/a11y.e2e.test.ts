@@ -3,7 +3,7 @@ import { Keypair } from '@solana/web3.js';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
-import { chromiumPath, screenshotPath } from './browser';
+import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { photo } from './seed';
 import { adminTabs, seededSuite, until } from './setup';
 
@@ -230,7 +230,7 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
 
   it('stills motion for those who ask for less of it', async () => {
     for (const reducedMotion of ['reduce', 'no-preference'] as const) {
-      const context = await suite.browser.newContext({ reducedMotion });
+      const context = await suite.browser.newContext({ reducedMotion, ...WITHOUT_SERVICE_WORKER });
       try {
         const page = await context.newPage();
         await page.goto(`${suite.site.url}/leaderboard`);

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath } from './browser';
+import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 
 const executable = chromiumPath();
 const DIST = fileURLToPath(new URL('../frontend/dist/', import.meta.url));
@@ -87,7 +87,10 @@ describe.runIf(executable)('pages load only the code they use', () => {
 
   /** A first visit: a fresh browser profile on a phone. */
   async function visit(path: string) {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      ...WITHOUT_SERVICE_WORKER,
+    });
     const page = await context.newPage();
     const scripts = recordScripts(page);
     await page.goto(`${server.url}${path}`);

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect, vi } from 'vitest';
 import { createAdmin, type TestServer } from '../backend/test-support';
+import { WITHOUT_SERVICE_WORKER } from './browser';
 
 type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
 
@@ -150,7 +151,7 @@ export async function signIn(page: Page, url: string, username: string): Promise
  * user does), who reports a post (so the moderation queue has an item), and a game player.
  */
 async function memberState(browser: Browser, url: string, admin: string) {
-  const context = await browser.newContext();
+  const context = await browser.newContext(WITHOUT_SERVICE_WORKER);
   try {
     const page = await context.newPage();
     await signIn(page, url, admin);

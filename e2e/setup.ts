@@ -7,7 +7,7 @@ import type {
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { launch } from './browser';
+import { launch, WITHOUT_SERVICE_WORKER } from './browser';
 import { seedSite, viewportOptions, type SeededSite } from './seed';
 
 /** Waits for a value (the server and the browser share two cores with other work). */
@@ -29,7 +29,7 @@ export interface SeededSuite {
   /**
    * A page of `width` px whose paths are relative to the site, signed in as the seeded member
    * unless `visitor`; closed after the test. Motion is reduced, so that no screenshot catches an
-   * animation half-way; `options` add to the context's.
+   * animation half-way. No service worker runs unless `options` allow it.
    */
   open(width: number, as?: 'member' | 'visitor', options?: BrowserContextOptions): Promise<Page>;
 }
@@ -77,6 +77,7 @@ export function seededSuite(executable: string): SeededSuite {
         ...(as === 'member' ? { storageState: site.member } : {}),
         baseURL: site.url,
         reducedMotion: 'reduce',
+        ...WITHOUT_SERVICE_WORKER,
         ...options,
       });
       return context.newPage();

@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { countryFlags } from './country-flags';
 import { prerender } from './prerender';
+import { pwa } from './pwa';
 
 const backend = 'http://localhost:3000';
 
@@ -18,6 +19,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       ? []
       : [
           prerender(),
+          pwa(),
           // Brotli and gzip copies of every text asset, made once at build time and served as they are.
           compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
         ]),

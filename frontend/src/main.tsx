@@ -1,6 +1,7 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { preloadPage } from './App';
+import { registerServiceWorker } from './lib/service-worker';
 import { Root } from './Root';
 import './index.css';
 
@@ -17,3 +18,6 @@ if (container.dataset.prerendered === location.pathname) {
 } else {
   createRoot(container).render(app);
 }
+
+// Only the build makes a service worker (vite dev serves none).
+if (import.meta.env.PROD) registerServiceWorker();

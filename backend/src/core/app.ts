@@ -76,10 +76,10 @@ function routeOf(req: Request): string {
 }
 
 /**
- * The HTML files (and their compressed copies): they name the hashed assets of the current
- * version, so that a client always asks whether they changed.
+ * The service worker, the web app manifest and the HTML files (and their compressed copies): they
+ * name the hashed assets of the current version, so that a client always asks whether they changed.
  */
-const ALWAYS_FRESH = /\.html(?:\.br|\.gz)?$/;
+const ALWAYS_FRESH = /(?:\/sw\.js|\.webmanifest|\.html)(?:\.br|\.gz)?$/;
 
 /**
  * The HTML file for each page of the built app in `webDir`: the prerendered pages' own (see

@@ -87,6 +87,18 @@ describe('the web app and its answers on the wire', () => {
     },
   );
 
+  it('serves the service worker and the web app manifest, checked for a new version at each use', async () => {
+    const worker = await request(server.url).get('/sw.js');
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/javascript/);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    const manifest = await request(server.url).get('/manifest.webmanifest');
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers['content-type']).toMatch(/application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(JSON.parse(manifest.text)).toMatchObject({ start_url: '/play', display: 'standalone' });
+  });
+
   it('serves robots.txt as a file', async () => {
     const res = await request(server.url).get('/robots.txt');
     expect(res.status).toBe(200);
