@@ -66,7 +66,9 @@ export function TapCharacter({
       data-testid="tap-character"
       aria-disabled={disabled || undefined}
       className={cn(
-        'relative mx-auto block aspect-square w-64 touch-manipulation select-none rounded-full sm:w-80',
+        // touch-action none: a finger on the character taps and nothing else (no scroll, no
+        // zoom); each finger is a pointer, so two fingers tap twice. No text selection or callout.
+        'relative mx-auto block aspect-square w-64 touch-none select-none rounded-full [-webkit-touch-callout:none] sm:w-80',
         disabled && 'opacity-50 grayscale',
       )}
       onPointerDown={onPointerDown}
