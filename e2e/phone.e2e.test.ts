@@ -265,4 +265,23 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await until(() => session.textContent()).toBe('3');
   });
+
+  it("keeps the story's chapter and choices on the device across a reload", async () => {
+    const page = await open(PHONE, 'member');
+    await page.goto('/play');
+    await until(() => page.getByTestId('stat-Rank').textContent()).toMatch(/^#\d+$/);
+    const story = page.getByRole('region', { name: 'The Cultural Evolution Saga' });
+    const toStory = () => page.evaluate(() => scrollTo(0, document.body.scrollHeight));
+    await toStory();
+    const option = story.getByRole('listitem').first().getByRole('button');
+    await until(() => option.isVisible()).toBe(true);
+    const choice = (await option.textContent())!;
+    await option.click();
+    await until(() => story.getByText('2 / 8').isVisible()).toBe(true);
+
+    await page.reload();
+    await toStory();
+    await until(() => story.getByText('2 / 8').isVisible()).toBe(true);
+    expect(await story.getByRole('list', { name: 'Choices made' }).textContent()).toContain(choice);
+  });
 });
