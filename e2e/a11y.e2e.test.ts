@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { photo } from './seed';
-import { adminTabs, seededSuite, until } from './setup';
+import { adminTabs, memberPlaying, seededSuite, until } from './setup';
 
 const executable = chromiumPath();
 /** A phone and a desktop. */
@@ -81,6 +81,7 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
 
       page = await open(width);
       await page.goto('/play');
+      await memberPlaying(page);
       await until(() => page.getByTestId('stat-Rank').textContent()).toMatch(/^#\d+$/);
       expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
       await expectNoViolations(page, 'game');

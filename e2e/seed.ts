@@ -37,6 +37,8 @@ export const SCREEN_SIZES: Record<number, { width: number; height: number }> = {
 };
 
 const PASSWORD = 'correct horse battery';
+/** The member's game player's country: what their game shows once it has loaded them (US before). */
+export const MEMBER_COUNTRY = 'FR';
 const CAPTIONS = [
   'when the build is green on the first try',
   'Monday mood',
@@ -155,7 +157,7 @@ async function memberState(browser: Browser, url: string, admin: string) {
   try {
     const page = await context.newPage();
     await signIn(page, url, admin);
-    await page.evaluate(async () => {
+    await page.evaluate(async (country) => {
       const send = async (path: string, body: unknown) => {
         const res = await fetch(path, {
           method: 'POST',
@@ -167,11 +169,11 @@ async function memberState(browser: Browser, url: string, admin: string) {
       };
       const feed = (await (await fetch('/api/lolgram/posts/feed')).json()) as { id: string }[];
       await send(`/api/lolgram/posts/${feed[0].id}/report`, { reason: 'spam' });
-      const player = await send('/api/users', { username: 'me_on_a_phone', country: 'FR' });
+      const player = await send('/api/users', { username: 'me_on_a_phone', country });
       const session = await send('/api/sessions', { userId: player.id });
       localStorage.setItem('tapgram.game.userId', player.id);
       localStorage.setItem('tapgram.game.sessionId', session.id);
-    });
+    }, MEMBER_COUNTRY);
     return await context.storageState();
   } finally {
     await context.close();

@@ -8,10 +8,18 @@ import type {
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { launch, WITHOUT_SERVICE_WORKER } from './browser';
-import { seedSite, viewportOptions, type SeededSite } from './seed';
+import { MEMBER_COUNTRY, seedSite, viewportOptions, type SeededSite } from './seed';
 
 /** Waits for a value (the server and the browser share two cores with other work). */
 export const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
+
+/**
+ * Waits until the game has loaded the seeded member's player, whose country its Country tile then
+ * shows: the page has been hydrated and a tap counts (its HTML, rendered at build time, already
+ * shows the tiles, with their placeholders).
+ */
+export const memberPlaying = (page: Page) =>
+  until(() => page.getByTestId('stat-Country').textContent()).toContain(MEMBER_COUNTRY);
 
 /** The admin dashboard's tabs, each with what shows that its panel has loaded. */
 export const adminTabs = (page: Page): [tab: string, ready: Locator][] => [
