@@ -105,7 +105,8 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
       const report = await watchHydration(page);
       for (const [path] of SHELLS) {
         // LOLGram checks a stored sign-in with the server as it opens; a navigation that cuts the
-        // check short counts as a failed check, which signs the browser out: it is let finish.
+        // check short (its answer not yet read) counts as a failed check, which signs the browser
+        // out: the answer is let arrive whole.
         const checked =
           as === 'member' && path === '/lolgram'
             ? page.waitForResponse((answer) => answer.url().endsWith('/api/lolgram/users/me'))
@@ -125,7 +126,7 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
             .poll(() => hydrated.isVisible(), { timeout: 20_000, message: `${path} hydrated` })
             .toBe(true);
         }
-        await checked;
+        await (await checked)?.finished();
       }
       // The address's own tab, which the HTML of /lolgram (the feed's) does not show.
       if (as === 'member') {
