@@ -140,6 +140,29 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
     },
   );
 
+  it("has the character, in the HTML of /play, as the page's largest paint; the welcome dialog that comes after is smaller", async () => {
+    const page = await open(PHONE, 'visitor');
+    await page.goto('/play');
+    await until(() => page.getByRole('dialog').isVisible()).toBe(true);
+    await frames(page);
+    // The paints so far, the largest last, as the browser reports them to a new observer.
+    const largest = await page.evaluate(
+      () =>
+        new Promise<string>((done) => {
+          new PerformanceObserver((list) => {
+            const entries = list.getEntries() as unknown as { element: Element | null }[];
+            const element = entries.at(-1)?.element;
+            done(
+              element?.closest('[data-testid="tap-character"]')
+                ? 'the character'
+                : `${element?.tagName}`,
+            );
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        }),
+    );
+    expect(largest).toBe('the character');
+  });
+
   it("asks for LOLGram's first page of posts once, with the HTML, and its first photo first", async () => {
     const page = await open(PHONE, 'visitor');
     const asked: string[] = [];
