@@ -163,6 +163,21 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
     expect(largest).toBe('the character');
   });
 
+  it('keeps a click made before the page has hydrated, and answers it once it has', async () => {
+    const page = await open(PHONE, 'visitor');
+    // LOLGram's code is held back until the click has been made on its HTML.
+    let clicked = () => {};
+    const click = new Promise<void>((done) => (clicked = done));
+    await page.route('**/assets/LolgramPage-*.js', async (route) => {
+      await click;
+      await route.continue();
+    });
+    await page.goto('/lolgram', { waitUntil: 'domcontentloaded' });
+    await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
+    clicked();
+    await until(() => page.getByRole('dialog').getByLabel('Username').isVisible()).toBe(true);
+  });
+
   it("asks for LOLGram's first page of posts once, with the HTML, and its first photo first", async () => {
     const page = await open(PHONE, 'visitor');
     const asked: string[] = [];

@@ -1,6 +1,7 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { preloadPage } from './App';
+import { holdEarlyClicks } from './lib/early-clicks';
 import { registerServiceWorker } from './lib/service-worker';
 import { Root } from './Root';
 import './index.css';
@@ -9,12 +10,16 @@ const container = document.getElementById('root')!;
 const app = <Root router={BrowserRouter} />;
 
 // A page rendered at build time names its path (see prerender.ts): React takes its markup over
-// at once. The page's code comes with the HTML; until it has run, React keeps the page's markup
-// as it is, and a click on it is replayed once it is hydrated. Any other page (the plain shell)
-// is rendered here.
+// once the page's code (which the HTML preloads) is in, so that hydration has nothing to wait for;
+// a click on the page meanwhile is given to it then. Any other page (the plain shell) is rendered
+// here.
 if (container.dataset.prerendered === location.pathname) {
-  void preloadPage(location.pathname);
-  hydrateRoot(container, app);
+  const release = holdEarlyClicks(container);
+  const hydrate = () => {
+    hydrateRoot(container, app);
+    release();
+  };
+  preloadPage(location.pathname).then(hydrate, hydrate);
 } else {
   createRoot(container).render(app);
 }

@@ -15,7 +15,8 @@ export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
   const Lazy = lazy(() => preload().then(() => ({ default: loaded! })));
   function Page() {
     // Chosen once per mount: a page loaded before its first render (as the build renders each
-    // page) renders at once; else its code is awaited, in the nearest Suspense boundary.
+    // page, and as the browser hydrates it) renders at once; else its code is awaited, in the
+    // nearest Suspense boundary.
     const [Ready] = useState(() => loaded);
     return Ready ? <Ready /> : <Lazy />;
   }
