@@ -121,6 +121,7 @@ export default tseslint.config(
       '**/*.config.ts',
       'backend/src/**/*-cli.ts',
       'scripts/**',
+      'frontend/scripts/**',
     ],
     rules: { 'no-console': 'off' },
   },

@@ -3,9 +3,9 @@ import { Keypair } from '@solana/web3.js';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
-import { chromiumPath, screenshotPath } from './browser';
+import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { photo } from './seed';
-import { adminTabs, seededSuite, until } from './setup';
+import { adminTabs, memberPlaying, seededSuite, until } from './setup';
 
 const executable = chromiumPath();
 /** A phone and a desktop. */
@@ -81,6 +81,7 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
 
       page = await open(width);
       await page.goto('/play');
+      await memberPlaying(page);
       await until(() => page.getByTestId('stat-Rank').textContent()).toMatch(/^#\d+$/);
       expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
       await expectNoViolations(page, 'game');
@@ -292,7 +293,7 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
 
   it('stills motion for those who ask for less of it', async () => {
     for (const reducedMotion of ['reduce', 'no-preference'] as const) {
-      const context = await suite.browser.newContext({ reducedMotion });
+      const context = await suite.browser.newContext({ reducedMotion, ...WITHOUT_SERVICE_WORKER });
       try {
         const page = await context.newPage();
         await page.goto(`${suite.site.url}/leaderboard`);

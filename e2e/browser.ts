@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 
 const CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 export const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
@@ -39,6 +39,13 @@ export async function launch(executablePath: string): Promise<Browser> {
     ],
   });
 }
+
+/**
+ * For a context that tests something other than the service worker: the app's worker would
+ * download the whole precache beside each test and answer pages from it (page.route does not see
+ * what a worker fetches). The suite that tests the worker allows it where it needs it.
+ */
+export const WITHOUT_SERVICE_WORKER: BrowserContextOptions = { serviceWorkers: 'block' };
 
 export function screenshotPath(name: string): string {
   return path.join(SCREENSHOTS, `${name}.png`);

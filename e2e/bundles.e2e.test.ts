@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath } from './browser';
+import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 
 const executable = chromiumPath();
 const DIST = fileURLToPath(new URL('../frontend/dist/', import.meta.url));
@@ -50,11 +50,23 @@ const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20
 const holding = (scripts: Map<string, string>, marker: string) =>
   [...scripts].filter(([, text]) => text.includes(marker)).map(([path]) => path);
 
-/** What the scripts weigh gzipped. */
-function gzippedKb(scripts: Map<string, string>): number {
+/** What the scripts weigh gzipped, in bytes. */
+function gzippedBytes(scripts: Map<string, string>): number {
   let bytes = 0;
   for (const text of scripts.values()) bytes += gzipSync(text, { level: 9 }).length;
-  return bytes / 1024;
+  return bytes;
+}
+
+const gzippedKb = (scripts: Map<string, string>) => gzippedBytes(scripts) / 1024;
+
+/** The budget of the scripts /play needs to paint, hydrate and take taps: 150 KB gzipped. */
+const PLAY_BUDGET_BYTES = 150_000;
+
+/** The scripts a page's HTML names, by path: its entry and the modules it preloads. */
+async function namedInHtml(url: string): Promise<Map<string, string>> {
+  const html = await (await fetch(url)).text();
+  const paths = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  return new Map(paths.map((path) => [path, fs.readFileSync(`${DIST}${path.slice(1)}`, 'utf8')]));
 }
 
 describe.runIf(executable)('pages load only the code they use', () => {
@@ -75,7 +87,10 @@ describe.runIf(executable)('pages load only the code they use', () => {
 
   /** A first visit: a fresh browser profile on a phone. */
   async function visit(path: string) {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      ...WITHOUT_SERVICE_WORKER,
+    });
     const page = await context.newPage();
     const scripts = recordScripts(page);
     await page.goto(`${server.url}${path}`);
@@ -91,7 +106,7 @@ describe.runIf(executable)('pages load only the code they use', () => {
     console.log(`First-visit JS of /: ${gzippedKb(scripts).toFixed(1)} KB gzipped`);
   });
 
-  it('keeps zod, the wallet and LOLGram off the game', async () => {
+  it('keeps zod, the wallet and LOLGram off the game, and what it needs to hydrate within its budget', async () => {
     const { page, scripts } = await visit('/play');
     // The game screen is up: the welcome dialog of a first visit, and the leaderboard behind it.
     await until(() => page.getByRole('button', { name: 'Start Playing!' }).isVisible()).toBe(true);
@@ -106,6 +121,17 @@ describe.runIf(executable)('pages load only the code they use', () => {
       `First-visit JS of /play: ${gzippedKb(scripts).toFixed(1)} KB gzipped`,
       [...scripts.keys()].map((path) => path.replace('/assets/', '')).join(' '),
     );
+
+    // What the HTML names (the entry and the game's modules, fetched with the HTML) is all the
+    // game needs to paint, hydrate and take taps; the welcome dialog of a first visit comes after,
+    // and a returning player never loads it.
+    const named = await namedInHtml(`${server.url}/play`);
+    expect([...named.keys()]).not.toContain(chunkOf('src/features/game/WelcomeDialog.tsx'));
+    expect([...scripts.keys()]).toContain(chunkOf('src/features/game/WelcomeDialog.tsx'));
+    expect([...scripts.keys()]).toEqual(expect.arrayContaining([...named.keys()]));
+    const bytes = gzippedBytes(named);
+    console.log(`JS the HTML of /play names: ${(bytes / 1000).toFixed(1)} KB gzipped (1000 bytes)`);
+    expect(bytes).toBeLessThan(PLAY_BUDGET_BYTES);
   });
 
   it('shows the LOLGram feed without the wallet, and loads it when wallet UI shows', async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath } from './browser';
+import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 
 const executable = chromiumPath();
 
@@ -29,7 +29,10 @@ describe.runIf(executable)('the game in a browser', () => {
   });
 
   it('creates a player, taps, and sees the tiles, the panel and the event screen change', async () => {
-    const player = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const player = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      ...WITHOUT_SERVICE_WORKER,
+    });
     const page = await player.newPage();
     await page.goto(`${server.url}/play`);
 
@@ -64,7 +67,10 @@ describe.runIf(executable)('the game in a browser', () => {
 
     // An event screen in another browser sees the next taps without reloading.
     const screen = await (
-      await browser.newContext({ viewport: { width: 1920, height: 1080 } })
+      await browser.newContext({
+        viewport: { width: 1920, height: 1080 },
+        ...WITHOUT_SERVICE_WORKER,
+      })
     ).newPage();
     await screen.goto(`${server.url}/leaderboard`);
     const row = screen.getByTestId('board-row').filter({ hasText: name });

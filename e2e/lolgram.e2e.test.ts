@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath } from './browser';
+import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 
 const executable = chromiumPath();
@@ -47,7 +47,10 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   const newPage = async () => {
-    const context = await browser.newContext({ viewport: { width: 430, height: 900 } });
+    const context = await browser.newContext({
+      viewport: { width: 430, height: 900 },
+      ...WITHOUT_SERVICE_WORKER,
+    });
     contexts.push(context);
     return context.newPage();
   };
@@ -187,6 +190,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
       const context = await browser.newContext({
         viewport: { width: 390, height: 844 },
         ...(input === 'touch' ? { hasTouch: true, isMobile: true } : {}),
+        ...WITHOUT_SERVICE_WORKER,
       });
       contexts.push(context);
       const page = await context.newPage();

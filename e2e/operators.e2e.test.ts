@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { connectGame, sendTaps } from '../backend/test/game/socket-client';
-import { chromiumPath, launch, screenshotPath } from './browser';
+import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, post, signIn, viewportOptions } from './seed';
 import { until } from './setup';
 
@@ -123,6 +123,7 @@ describe.runIf(executable)('game operators in a browser', () => {
       ...viewportOptions(width),
       baseURL: server.url,
       reducedMotion: 'reduce',
+      ...WITHOUT_SERVICE_WORKER,
       ...(storageState ? { storageState } : {}),
     });
     contexts.push(context);

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect, vi } from 'vitest';
 import { createAdmin, type TestServer } from '../backend/test-support';
+import { WITHOUT_SERVICE_WORKER } from './browser';
 
 type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
 
@@ -43,6 +44,8 @@ export const SCREEN_SIZES: Record<number, { width: number; height: number }> = {
 };
 
 const PASSWORD = 'correct horse battery';
+/** The member's game player's country: what their game shows once it has loaded them (US before). */
+export const MEMBER_COUNTRY = 'FR';
 const CAPTIONS = [
   'when the build is green on the first try',
   'Monday mood',
@@ -191,29 +194,32 @@ export async function signIn(page: Page, url: string, username: string): Promise
  * user does), who reports a post (so the moderation queue has an item), and a game player.
  */
 async function memberState(browser: Browser, url: string, admin: string, blocked: string) {
-  const context = await browser.newContext();
+  const context = await browser.newContext(WITHOUT_SERVICE_WORKER);
   try {
     const page = await context.newPage();
     await signIn(page, url, admin);
-    await page.evaluate(async (blockedId) => {
-      const send = async (path: string, body: unknown) => {
-        const res = await fetch(path, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        if (!res.ok) throw new Error(`${path}: ${res.status}`);
-        return (await res.json()) as { id: string };
-      };
-      const feed = (await (await fetch('/api/lolgram/posts/feed')).json()) as { id: string }[];
-      await send(`/api/lolgram/posts/${feed[0].id}/report`, { reason: 'spam' });
-      await send(`/api/lolgram/posts/${feed[1].id}/save`, {});
-      await send(`/api/lolgram/users/${blockedId}/block`, {});
-      const player = await send('/api/users', { username: 'me_on_a_phone', country: 'FR' });
-      const session = await send('/api/sessions', { userId: player.id });
-      localStorage.setItem('tapgram.game.userId', player.id);
-      localStorage.setItem('tapgram.game.sessionId', session.id);
-    }, blocked);
+    await page.evaluate(
+      async ({ blockedId, country }) => {
+        const send = async (path: string, body: unknown) => {
+          const res = await fetch(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          if (!res.ok) throw new Error(`${path}: ${res.status}`);
+          return (await res.json()) as { id: string };
+        };
+        const feed = (await (await fetch('/api/lolgram/posts/feed')).json()) as { id: string }[];
+        await send(`/api/lolgram/posts/${feed[0].id}/report`, { reason: 'spam' });
+        await send(`/api/lolgram/posts/${feed[1].id}/save`, {});
+        await send(`/api/lolgram/users/${blockedId}/block`, {});
+        const player = await send('/api/users', { username: 'me_on_a_phone', country });
+        const session = await send('/api/sessions', { userId: player.id });
+        localStorage.setItem('tapgram.game.userId', player.id);
+        localStorage.setItem('tapgram.game.sessionId', session.id);
+      },
+      { blockedId: blocked, country: MEMBER_COUNTRY },
+    );
     return await context.storageState();
   } finally {
     await context.close();

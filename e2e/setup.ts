@@ -1,11 +1,25 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Locator,
+  Page,
+} from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { launch } from './browser';
-import { seedSite, viewportOptions, type SeededSite } from './seed';
+import { launch, WITHOUT_SERVICE_WORKER } from './browser';
+import { MEMBER_COUNTRY, seedSite, viewportOptions, type SeededSite } from './seed';
 
 /** Waits for a value (the server and the browser share two cores with other work). */
 export const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
+
+/**
+ * Waits until the game has loaded the seeded member's player, whose country its Country tile then
+ * shows: the page has been hydrated and a tap counts (its HTML, rendered at build time, already
+ * shows the tiles, with their placeholders).
+ */
+export const memberPlaying = (page: Page) =>
+  until(() => page.getByTestId('stat-Country').textContent()).toContain(MEMBER_COUNTRY);
 
 /** The admin dashboard's tabs, each with what shows that its panel has loaded. */
 export const adminTabs = (page: Page): [tab: string, ready: Locator][] => [
@@ -23,9 +37,9 @@ export interface SeededSuite {
   /**
    * A page of `width` px whose paths are relative to the site, signed in as the seeded member
    * unless `visitor`; closed after the test. Motion is reduced, so that no screenshot catches an
-   * animation half-way.
+   * animation half-way. No service worker runs unless `options` allow it.
    */
-  open(width: number, as?: 'member' | 'visitor'): Promise<Page>;
+  open(width: number, as?: 'member' | 'visitor', options?: BrowserContextOptions): Promise<Page>;
 }
 
 /**
@@ -64,13 +78,15 @@ export function seededSuite(executable: string): SeededSuite {
     get browser() {
       return ready().browser;
     },
-    async open(width, as = 'member') {
+    async open(width, as = 'member', options = {}) {
       const { site, browser } = ready();
       context = await browser.newContext({
         ...viewportOptions(width),
         ...(as === 'member' ? { storageState: site.member } : {}),
         baseURL: site.url,
         reducedMotion: 'reduce',
+        ...WITHOUT_SERVICE_WORKER,
+        ...options,
       });
       return context.newPage();
     },

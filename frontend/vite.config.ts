@@ -4,16 +4,25 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { countryFlags } from './country-flags';
+import { prerender } from './prerender';
+import { pwa } from './pwa';
 
 const backend = 'http://localhost:3000';
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     react(),
     tailwindcss(),
     countryFlags(),
-    // Brotli and gzip copies of every text asset, made once at build time and served as they are.
-    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
+    // The browser build only: the server build (of the prerendered pages) is not served.
+    ...(isSsrBuild
+      ? []
+      : [
+          prerender(),
+          pwa(),
+          // Brotli and gzip copies of every text asset, made once at build time and served as they are.
+          compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
+        ]),
   ],
   resolve: {
     // zod, wherever a chunk uses it, comes configured for browsers (see zod-browser.ts).
@@ -34,4 +43,4 @@ export default defineConfig({
   },
   // The manifest names each chunk's source: the browser tests check which chunks a page loads.
   build: { outDir: 'dist', sourcemap: false, manifest: true },
-});
+}));

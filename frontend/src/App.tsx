@@ -1,28 +1,36 @@
-import { lazy, Suspense } from 'react';
+import type { PrerenderedPage } from '@tapgram/shared/routes';
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { LandingPage } from './features/landing/LandingPage';
 import { NotFoundPage } from './features/not-found/NotFoundPage';
+import { lazyPage, type LazyPage } from './lib/lazy-page';
 
-const GamePage = lazy(() =>
-  import('./features/game/GamePage').then((m) => ({ default: m.GamePage })),
+const GamePage = lazyPage(() => import('./features/game/GamePage').then((m) => m.GamePage));
+const LeaderboardScreen = lazyPage(() =>
+  import('./features/leaderboard/LeaderboardScreen').then((m) => m.LeaderboardScreen),
 );
-const LeaderboardScreen = lazy(() =>
-  import('./features/leaderboard/LeaderboardScreen').then((m) => ({
-    default: m.LeaderboardScreen,
-  })),
+const LolgramPage = lazyPage(() =>
+  import('./features/lolgram/LolgramPage').then((m) => m.LolgramPage),
 );
-const LolgramPage = lazy(() =>
-  import('./features/lolgram/LolgramPage').then((m) => ({ default: m.LolgramPage })),
+const ProfilePage = lazyPage(() =>
+  import('./features/lolgram/ProfilePage').then((m) => m.ProfilePage),
 );
-const ProfilePage = lazy(() =>
-  import('./features/lolgram/ProfilePage').then((m) => ({ default: m.ProfilePage })),
-);
-const PostPage = lazy(() =>
-  import('./features/lolgram/PostPage').then((m) => ({ default: m.PostPage })),
-);
-const AdminPage = lazy(() =>
-  import('./features/admin/AdminPage').then((m) => ({ default: m.AdminPage })),
-);
+const PostPage = lazyPage(() => import('./features/lolgram/PostPage').then((m) => m.PostPage));
+const AdminPage = lazyPage(() => import('./features/admin/AdminPage').then((m) => m.AdminPage));
+
+/** The page of each path whose HTML is rendered at build time; the landing page is in the entry. */
+const PRERENDERED: Record<PrerenderedPage, LazyPage | null> = {
+  '/': null,
+  '/play': GamePage,
+  '/leaderboard': LeaderboardScreen,
+  '/lolgram': LolgramPage,
+};
+
+/** Loads the code of the page at `pathname`, so that its first render has nothing to wait for. */
+export function preloadPage(pathname: string): Promise<void> {
+  const page = (PRERENDERED as Partial<Record<string, LazyPage | null>>)[pathname];
+  return page?.preload() ?? Promise.resolve();
+}
 
 function Loading() {
   return (

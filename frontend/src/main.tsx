@@ -1,16 +1,28 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { App } from './App';
-import { Providers } from './Providers';
+import { preloadPage } from './App';
+import { holdEarlyClicks } from './lib/early-clicks';
+import { registerServiceWorker } from './lib/service-worker';
+import { Root } from './Root';
 import './index.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-    </Providers>
-  </StrictMode>,
-);
+const container = document.getElementById('root')!;
+const app = <Root router={BrowserRouter} />;
+
+// A page rendered at build time names its path (see prerender.ts): React takes its markup over
+// once the page's code (which the HTML preloads) is in, so that hydration has nothing to wait for;
+// a click on the page meanwhile is given to it then. Any other page (the plain shell) is rendered
+// here.
+if (container.dataset.prerendered === location.pathname) {
+  const release = holdEarlyClicks(container);
+  const hydrate = () => {
+    hydrateRoot(container, app);
+    release();
+  };
+  preloadPage(location.pathname).then(hydrate, hydrate);
+} else {
+  createRoot(container).render(app);
+}
+
+// Only the build makes a service worker (vite dev serves none).
+if (import.meta.env.PROD) registerServiceWorker();

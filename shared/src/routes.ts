@@ -31,3 +31,18 @@ export function isAppPage(pathname: string): boolean {
     return pattern.length === parts.length && pattern.every((part, i) => fits(part, parts[i]));
   });
 }
+
+/**
+ * The pages whose HTML the build renders ahead (each page's shell, before any data), served for
+ * exactly these paths; the app's other pages get the plain shell, `APP_SHELL`.
+ */
+export const PRERENDERED_PAGES = ['/', '/play', '/leaderboard', '/lolgram'] as const;
+export type PrerenderedPage = (typeof PRERENDERED_PAGES)[number];
+
+/** Where the build writes a prerendered page's HTML, relative to the built app. */
+export function prerenderedFile(page: PrerenderedPage): string {
+  return page === '/' ? 'index.html' : `${page.slice(1)}/index.html`;
+}
+
+/** The built app's plain shell: an empty page the app renders in the browser. */
+export const APP_SHELL = 'app.html';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAppPage } from '../src/routes';
+import { APP_SHELL, isAppPage, PRERENDERED_PAGES, prerenderedFile } from '../src/routes';
 
 const POST_ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
 
@@ -28,5 +28,19 @@ describe('the app pages the server answers 200', () => {
     '/admin/players',
   ])('does not know %s (a 404)', (path) => {
     expect(isAppPage(path)).toBe(false);
+  });
+});
+
+describe('the pages rendered at build time', () => {
+  it('are app pages, each with a file of its own beside the plain shell', () => {
+    for (const page of PRERENDERED_PAGES) expect(isAppPage(page)).toBe(true);
+    const files = PRERENDERED_PAGES.map(prerenderedFile);
+    expect(files).toEqual([
+      'index.html',
+      'play/index.html',
+      'leaderboard/index.html',
+      'lolgram/index.html',
+    ]);
+    expect(files).not.toContain(APP_SHELL);
   });
 });

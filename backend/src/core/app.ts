@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAppPage } from '@tapgram/shared/routes';
+import { APP_SHELL, isAppPage, PRERENDERED_PAGES, prerenderedFile } from '@tapgram/shared/routes';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type Request } from 'express';
@@ -88,6 +88,28 @@ function trackRoute(req: Request): () => string {
   return () => pattern;
 }
 
+/**
+ * The service worker, the web app manifest and the HTML files (and their compressed copies): they
+ * name the hashed assets of the current version, so that a client always asks whether they changed.
+ */
+const ALWAYS_FRESH = /(?:\/sw\.js|\.webmanifest|\.html)(?:\.br|\.gz)?$/;
+
+/**
+ * The HTML file for each page of the built app in `webDir`: the prerendered pages' own (see
+ * PRERENDERED_PAGES), the plain shell for the others and for unknown paths. A build without the
+ * prerendered files serves its index.html for all. Null when there is no built app.
+ */
+function pageFiles(webDir: string): ((pathname: string) => string) | null {
+  const index = path.join(webDir, 'index.html');
+  if (!fs.existsSync(index)) return null;
+  const shell = path.join(webDir, APP_SHELL);
+  if (!fs.existsSync(shell)) return () => index;
+  const pages = new Map<string, string>(
+    PRERENDERED_PAGES.map((page) => [page, path.join(webDir, prerenderedFile(page))]),
+  );
+  return (pathname) => pages.get(pathname) ?? shell;
+}
+
 export function createApp({
   config,
   logger,
@@ -159,7 +181,8 @@ export function createApp({
   api.use(apiNotFound);
   app.use('/api', api);
 
-  if (webDir && fs.existsSync(path.join(webDir, 'index.html'))) {
+  const pageFor = webDir ? pageFiles(webDir) : null;
+  if (webDir && pageFor) {
     // Hashed assets never change: cached for a year, sent as the brotli or gzip copy the build
     // made when the browser takes it.
     app.use(
@@ -175,14 +198,24 @@ export function createApp({
         enableBrotli: true,
         orderPreference: ['br', 'gzip'],
         index: false,
-        serveStatic: { index: false, maxAge: '1h' },
+        serveStatic: {
+          index: false,
+          // A prerendered page's folder (play/) is no reason to redirect /play to /play/.
+          redirect: false,
+          maxAge: '1h',
+          // Checked with the server at every use: what names the current version's files.
+          setHeaders: (res, file) => {
+            if (ALWAYS_FRESH.test(file)) res.setHeader('Cache-Control', 'no-cache');
+          },
+        },
       }),
     );
-    // The app for its own pages; any other path gets its "Page Not Found" with a real 404.
+    // The app for its own pages (a prerendered page's own HTML, else the plain shell); any other
+    // path gets its "Page Not Found" with a real 404.
     app.get('/{*splat}', compression({ threshold: COMPRESS_THRESHOLD_BYTES }), (req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
       res.status(isAppPage(req.path) ? 200 : 404);
-      res.sendFile(path.join(webDir, 'index.html'));
+      res.sendFile(pageFor(req.path));
     });
   }
 

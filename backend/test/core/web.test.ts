@@ -51,19 +51,30 @@ describe('the web app and its answers on the wire', () => {
   });
 
   it.each([
-    '/',
-    '/play',
-    '/leaderboard',
-    '/lolgram',
+    ['/', 'Play the game'],
+    ['/play', 'Tap the character to earn a point'],
+    ['/leaderboard', 'Live Leaderboard'],
+    ['/lolgram', 'Login / Sign Up'],
+  ])('serves %s its own HTML, rendered at build time, with 200', async (page, text) => {
+    const res = await request(server.url).get(page);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.text).toContain(`<div id="root" data-prerendered="${page}">`);
+    expect(res.text).toContain(text);
+  });
+
+  it.each([
     '/lolgram/someone',
     '/lolgram/p/3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
     '/admin',
     '/play/',
-  ])('serves the app for its page %s with 200', async (page) => {
+  ])('serves the plain shell of the app for its page %s with 200', async (page) => {
     const res = await request(server.url).get(page);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
-    expect(res.text).toContain('<div id="root">');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.text).toContain('<div id="root"></div>');
   });
 
   it.each(['/nope', '/lolgram/someone/else', '/lolgram/p/not-a-post', '/play/more', '/admin/x'])(
@@ -72,9 +83,21 @@ describe('the web app and its answers on the wire', () => {
       const res = await request(server.url).get(page);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/text\/html/);
-      expect(res.text).toContain('<div id="root">');
+      expect(res.text).toContain('<div id="root"></div>');
     },
   );
+
+  it('serves the service worker and the web app manifest, checked for a new version at each use', async () => {
+    const worker = await request(server.url).get('/sw.js');
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/javascript/);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    const manifest = await request(server.url).get('/manifest.webmanifest');
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers['content-type']).toMatch(/application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(JSON.parse(manifest.text)).toMatchObject({ start_url: '/play', display: 'standalone' });
+  });
 
   it('serves robots.txt as a file', async () => {
     const res = await request(server.url).get('/robots.txt');

@@ -23,6 +23,23 @@ describe('LOLGram feed', () => {
     expect(screen.queryByText('Loading your LOLGram feed...')).toBeNull();
   });
 
+  it('asks for the first photo as soon as the feed arrives, as its card will', async () => {
+    const [first, second] = [makePost({ caption: 'first post' }), makePost({ caption: 'second' })];
+    api.on('GET', FEED, () => json([first, second]));
+    renderWithApp(<FeedTab onCreatePost={() => {}} />);
+
+    expect(await screen.findByText('first post')).toBeTruthy();
+    const preloaded = [...document.head.querySelectorAll('link[rel="preload"][as="image"]')];
+    const hrefs = preloaded.map((link) => link.getAttribute('href'));
+    expect(hrefs).toContain(first.imageUrl);
+    expect(hrefs).not.toContain(second.imageUrl);
+    const link = preloaded.find((l) => l.getAttribute('href') === first.imageUrl)!;
+    expect(link.getAttribute('fetchpriority')).toBe('high');
+    const card = screen.getByRole('img', { name: 'first post' });
+    expect(link.getAttribute('imagesrcset')).toBe(card.getAttribute('srcset'));
+    expect(link.getAttribute('imagesizes')).toBe(card.getAttribute('sizes'));
+  });
+
   it('says "No posts yet" when the feed is empty', async () => {
     api.on('GET', FEED, () => json([]));
     renderWithApp(<FeedTab onCreatePost={() => {}} />);

@@ -8,6 +8,7 @@ import {
   STORY_CHAPTERS,
   type StoryChapter,
 } from '../../src/features/story/story-chapters';
+import { STORY_KEY } from '../../src/features/story/story-storage';
 import { STORY_ADVANCE_DELAY_MS } from '../../src/lib/ui-constants';
 
 function chapterAt(number: number): StoryChapter {
@@ -71,8 +72,15 @@ beforeEach(() => {
   vi.useFakeTimers();
   network.mockClear();
   vi.stubGlobal('fetch', network);
+  localStorage.clear();
   render(<StorySection />);
 });
+
+/** The page is reloaded: the story is rendered again from what the device kept. */
+function reload() {
+  cleanup();
+  render(<StorySection />);
+}
 
 afterEach(() => {
   cleanup();
@@ -225,5 +233,47 @@ describe('StorySection', () => {
   it('announces chapter changes through a polite live region', () => {
     const heading = screen.getByRole('heading', { name: INTRO_CHAPTER.title });
     expect(heading.closest('[aria-live="polite"]')).not.toBeNull();
+  });
+
+  it('goes on after a reload where the reader was: the chapter, the choices, the free text and what was being typed', () => {
+    const textChapter = chapterNumberOf('text');
+    playUntil(textChapter + 1);
+    const journey = journeyItems();
+    expect(journey.some((item) => item.includes('“my answer to'))).toBe(true);
+
+    reload();
+    expect(screen.getByText(`${textChapter + 1} / 8`)).toBeTruthy();
+    expect(journeyItems()).toEqual(journey);
+    expect(screen.getByRole('heading', { name: chapterAt(textChapter + 1).title })).toBeTruthy();
+
+    // A reload in the middle of typing an answer keeps what was typed.
+    cleanup();
+    localStorage.clear();
+    render(<StorySection />);
+    playUntil(textChapter);
+    fireEvent.change(screen.getByRole('textbox'), { target: { value: 'half a thou' } });
+    reload();
+    expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('half a thou');
+  });
+
+  it('starts over, and forgets it, when what the device kept is not a story it can go on with', () => {
+    for (const kept of ['{"index":', '{"index":3,"journey":[],"draft":""}', '[]', 'null']) {
+      localStorage.setItem(STORY_KEY, kept);
+      reload();
+      expect(screen.getByText('1 / 8')).toBeTruthy();
+      expect(journeyItems()).toEqual([]);
+      expect(localStorage.getItem(STORY_KEY)).toBeNull();
+    }
+  });
+
+  it('forgets the kept story when the saga restarts', () => {
+    playUntil(STORY_CHAPTERS.length);
+    expect(localStorage.getItem(STORY_KEY)).not.toBeNull();
+    answer(chapterAt(STORY_CHAPTERS.length));
+    fireEvent.click(screen.getByRole('button', { name: 'Restart the Saga' }));
+    expect(localStorage.getItem(STORY_KEY)).toBeNull();
+
+    reload();
+    expect(screen.getByText('1 / 8')).toBeTruthy();
   });
 });

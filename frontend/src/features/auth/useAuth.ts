@@ -1,6 +1,7 @@
 import type { AuthMethod, LolgramUser } from '@tapgram/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { useHydrated } from '../../lib/hydration';
 import { createAccount, loginOrCreate, logoutRequest, signInOnly } from './auth-api';
 import { currentSignedIn, meQuery, setSignedIn, type SignedIn } from './me-query';
 import { authKeys } from './query-keys';
@@ -14,10 +15,14 @@ export interface AuthState {
 
 const loggedOut: AuthState = { isAuthenticated: false, user: null, authMethod: null };
 
-/** Who is signed in, read from the me query; a failed check counts as nobody. */
+/**
+ * Who is signed in, read from the me query; a failed check counts as nobody, and so does the
+ * stored sign-in until the page is hydrated (its HTML, rendered at build time, is signed out).
+ */
 function useSignedIn(): SignedIn | null {
   const me = useQuery(meQuery);
-  return me.isError ? null : me.data;
+  const hydrated = useHydrated();
+  return me.isError || !hydrated ? null : me.data;
 }
 
 function authActions(queryClient: QueryClient) {

@@ -1,3 +1,6 @@
+import { lazy, Suspense, useState } from 'react';
+import { useHydrated } from '../../lib/hydration';
+import { SOUND_DEFAULT_ON } from '../../lib/ui-constants';
 import { LazyStorySection } from '../story';
 import { ContractBox } from './ContractBox';
 import { FrozenNotice } from './FrozenNotice';
@@ -9,7 +12,10 @@ import { ReconnectingNotice } from './ReconnectingNotice';
 import { StatTiles } from './StatTiles';
 import { TapCharacter } from './TapCharacter';
 import { useGame } from './useGame';
-import { WelcomeDialog } from './WelcomeDialog';
+
+const WelcomeDialog = lazy(() =>
+  import('./WelcomeDialog').then((m) => ({ default: m.WelcomeDialog })),
+);
 
 export function GamePage() {
   useGamePushes('top100');
@@ -19,6 +25,15 @@ export function GamePage() {
   const user = game.player?.user;
   const rank = useRank(user?.id);
   const session = game.player?.session;
+  // What the browser stored (a player, the sound setting) shows once hydrated: the page's HTML,
+  // rendered at build time, knows neither.
+  const hydrated = useHydrated();
+  const status = hydrated ? game.status : 'loading';
+  const soundOn = hydrated ? game.soundOn : SOUND_DEFAULT_ON;
+  // The welcome dialog's code loads only for a visitor with no stored player; once shown it stays,
+  // so that it closes as a dialog does.
+  const [welcome, setWelcome] = useState(false);
+  if (status === 'needs-user' && !welcome) setWelcome(true);
 
   return (
     <>
@@ -40,15 +55,19 @@ export function GamePage() {
           <ContractBox address={config.data?.contractAddress} />
         </div>
         <LeaderboardPanel
-          soundOn={game.soundOn}
+          soundOn={soundOn}
           onToggleSound={game.toggleSound}
           currentUserId={user?.id}
         />
         <div className="lg:col-span-2">
-          <LazyStorySection held={game.status === 'needs-user'} />
+          <LazyStorySection held={status === 'needs-user'} />
         </div>
       </main>
-      <WelcomeDialog open={game.status === 'needs-user'} onCreate={game.createUser} />
+      {welcome && (
+        <Suspense fallback={null}>
+          <WelcomeDialog open={status === 'needs-user'} onCreate={game.createUser} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -66,7 +66,9 @@ export function TapCharacter({
       data-testid="tap-character"
       aria-disabled={disabled || undefined}
       className={cn(
-        'relative mx-auto block aspect-square w-64 touch-manipulation select-none rounded-full sm:w-80',
+        // touch-action none: a finger on the character taps and nothing else (no scroll, no
+        // zoom); each finger is a pointer, so two fingers tap twice. No text selection or callout.
+        'relative mx-auto block aspect-square w-64 touch-none select-none rounded-full [-webkit-touch-callout:none] sm:w-80',
         disabled && 'opacity-50 grayscale',
       )}
       onPointerDown={onPointerDown}
@@ -81,6 +83,15 @@ export function TapCharacter({
       onKeyUp={release}
       onContextMenu={(event) => event.preventDefault()}
     >
+      {/* The glow: a shadow of the character's disc (drawn outside it only), not a drop-shadow
+          filter on the image, as Chromium does not count an image under a filter as the page's
+          largest paint, which the character, in the page's HTML, is. */}
+      <span
+        aria-hidden="true"
+        className={`pointer-events-none absolute inset-[3%] rounded-full shadow-[0_20px_40px_rgba(251,191,36,0.35)] transition-transform duration-75 ${
+          pressed ? 'scale-95' : ''
+        }`}
+      />
       {pressed && (
         <span
           key={ring}
@@ -93,7 +104,7 @@ export function TapCharacter({
         src={pressed ? characterPressed : character}
         alt=""
         draggable={false}
-        className={`h-full w-full drop-shadow-[0_20px_40px_rgba(251,191,36,0.35)] transition-transform duration-75 ${
+        className={`h-full w-full transition-transform duration-75 ${
           pressed ? 'scale-95' : 'hover:scale-[1.02]'
         }`}
       />

@@ -1,6 +1,7 @@
 import * as TabsPrimitive from '@radix-ui/react-tabs';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { useHydrated } from '../../lib/hydration';
 import { useAuth } from '../auth';
 import { BottomTabBar, TAB_IDS, type TabId } from './components/BottomTabBar';
 import { LolgramHeader } from './components/LolgramHeader';
@@ -22,7 +23,8 @@ function isTabId(value: string | null): value is TabId {
 export function LolgramApp() {
   const { state } = useAuth();
   const [params, setParams] = useSearchParams();
-  const requested = params.get('tab');
+  // The address's tab shows once hydrated: the page's HTML, rendered at build time, is the feed's.
+  const requested = useHydrated() ? params.get('tab') : null;
   const tab: TabId = isTabId(requested) ? requested : 'feed';
   const [authOpen, setAuthOpen] = useState(false);
   const [createOpen, setCreateOpen] = useState(false);

@@ -1,5 +1,6 @@
 import { createContext, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useHydrated } from '../../lib/hydration';
 import { QuietBoundary } from './components/QuietBoundary';
 import { WalletAutoSignIn, WalletButton, WalletProviders, WalletSection } from './wallet-lazy';
 
@@ -53,12 +54,15 @@ let nextKey = 0;
  */
 export function WalletHost({ children }: { children: ReactNode }) {
   const [places, setPlaces] = useState<(WalletSlotPlace & { key: string })[]>([]);
-  const [needed, setNeeded] = useState(walletChosenBefore);
+  const [asked, setAsked] = useState(false);
+  // A wallet chosen before counts once hydrated: the page's HTML, rendered at build time, has none.
+  const hydrated = useHydrated();
+  const needed = asked || (hydrated && walletChosenBefore());
   const register = useCallback<Register>((place) => {
     nextKey += 1;
     const entry = { ...place, key: `wallet-slot-${nextKey}` };
     setPlaces((current) => [...current, entry]);
-    setNeeded(true);
+    setAsked(true);
     return () => setPlaces((current) => current.filter((other) => other !== entry));
   }, []);
 

@@ -1,16 +1,25 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import type { TextChapter } from './story-chapters';
+import { STORY_TEXT_MAX } from './story-storage';
 import { PRIMARY_BUTTON, TEXT_INPUT } from './story-styles';
 
 interface FreeTextAnswerProps {
   chapter: TextChapter;
   disabled: boolean;
+  /** What is typed, kept with the story (a reload keeps it too). */
+  draft: string;
+  onDraft: (text: string) => void;
   onAnswer: (text: string) => void;
 }
 
-export function FreeTextAnswer({ chapter, disabled, onAnswer }: FreeTextAnswerProps) {
+export function FreeTextAnswer({
+  chapter,
+  disabled,
+  draft,
+  onDraft,
+  onAnswer,
+}: FreeTextAnswerProps) {
   const inputId = useId();
-  const [draft, setDraft] = useState('');
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -27,11 +36,11 @@ export function FreeTextAnswer({ chapter, disabled, onAnswer }: FreeTextAnswerPr
           id={inputId}
           type="text"
           value={draft}
-          onChange={(event) => setDraft(event.target.value)}
+          onChange={(event) => onDraft(event.target.value)}
           placeholder={chapter.placeholder}
           disabled={disabled}
           autoComplete="off"
-          maxLength={120}
+          maxLength={STORY_TEXT_MAX}
           className={TEXT_INPUT}
         />
         <button type="submit" disabled={disabled} className={`${PRIMARY_BUTTON} shrink-0`}>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useHydrated } from '../../lib/hydration';
 
 const StorySection = lazy(() =>
   import('./StorySection').then((m) => ({ default: m.StorySection })),
@@ -13,14 +14,17 @@ const AHEAD = '200px';
  */
 export function LazyStorySection({ held = false }: { held?: boolean }) {
   const place = useRef<HTMLDivElement>(null);
-  // Without IntersectionObserver (old browsers) the story loads with the page.
-  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  const [seen, setSeen] = useState(false);
+  // Without IntersectionObserver (old browsers) the story loads with the page, once hydrated: the
+  // page's HTML, rendered at build time, only holds its place.
+  const hydrated = useHydrated();
+  const near = seen || (hydrated && typeof IntersectionObserver === 'undefined');
   useEffect(() => {
     const element = place.current;
     if (near || held || !element) return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+        if (entries.some((entry) => entry.isIntersecting)) setSeen(true);
       },
       { rootMargin: AHEAD },
     );

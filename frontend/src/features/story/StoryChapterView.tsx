@@ -6,6 +6,8 @@ interface StoryChapterViewProps {
   chapter: StoryChapter;
   introPassage: string | undefined;
   locked: boolean;
+  draft: string;
+  onDraft: (text: string) => void;
   onAnswer: (answer: string) => void;
 }
 
@@ -13,6 +15,8 @@ export function StoryChapterView({
   chapter,
   introPassage,
   locked,
+  draft,
+  onDraft,
   onAnswer,
 }: StoryChapterViewProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -49,6 +53,8 @@ export function StoryChapterView({
           key={chapter.id}
           chapter={chapter}
           disabled={locked}
+          draft={draft}
+          onDraft={onDraft}
           onAnswer={onAnswer}
         />
       </div>

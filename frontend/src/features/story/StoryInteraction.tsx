@@ -5,10 +5,18 @@ import { OPTION_BUTTON, PRIMARY_BUTTON } from './story-styles';
 interface StoryInteractionProps {
   chapter: StoryChapter;
   disabled: boolean;
+  draft: string;
+  onDraft: (text: string) => void;
   onAnswer: (answer: string) => void;
 }
 
-export function StoryInteraction({ chapter, disabled, onAnswer }: StoryInteractionProps) {
+export function StoryInteraction({
+  chapter,
+  disabled,
+  draft,
+  onDraft,
+  onAnswer,
+}: StoryInteractionProps) {
   switch (chapter.interaction) {
     case 'choice':
       return (
@@ -28,7 +36,15 @@ export function StoryInteraction({ chapter, disabled, onAnswer }: StoryInteracti
         </ul>
       );
     case 'text':
-      return <FreeTextAnswer chapter={chapter} disabled={disabled} onAnswer={onAnswer} />;
+      return (
+        <FreeTextAnswer
+          chapter={chapter}
+          disabled={disabled}
+          draft={draft}
+          onDraft={onDraft}
+          onAnswer={onAnswer}
+        />
+      );
     case 'animation':
       return (
         <div className="flex flex-col items-center gap-5 py-2">

@@ -38,6 +38,8 @@ export function StorySection() {
           chapter={story.chapter}
           introPassage={story.introPassage}
           locked={story.locked}
+          draft={story.draft}
+          onDraft={story.setDraft}
           onAnswer={story.answer}
         />
 

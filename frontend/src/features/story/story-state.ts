@@ -9,12 +9,17 @@ export interface JourneyEntry {
 export interface StoryState {
   index: number;
   journey: readonly JourneyEntry[];
+  /** The free text typed for the current chapter and not yet sent. */
+  draft: string;
 }
 
 export type StoryAction =
-  { type: 'answer'; answer: string } | { type: 'advance' } | { type: 'restart' };
+  | { type: 'answer'; answer: string }
+  | { type: 'draft'; text: string }
+  | { type: 'advance' }
+  | { type: 'restart' };
 
-export const INITIAL_STORY_STATE: StoryState = { index: 0, journey: [] };
+export const INITIAL_STORY_STATE: StoryState = { index: 0, journey: [], draft: '' };
 
 export function currentChapter(state: StoryState): StoryChapter {
   const chapter = STORY_CHAPTERS[state.index];
@@ -47,8 +52,10 @@ export function storyReducer(state: StoryState, action: StoryAction): StoryState
         answer,
         freeText: chapter.interaction === 'text',
       };
-      return { ...state, journey: [...state.journey, entry] };
+      return { ...state, journey: [...state.journey, entry], draft: '' };
     }
+    case 'draft':
+      return isAnswered(state) ? state : { ...state, draft: action.text };
     case 'advance':
       if (!isAnswered(state) || isLastChapter(state)) return state;
       return { ...state, index: state.index + 1 };

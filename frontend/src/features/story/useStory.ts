@@ -1,19 +1,22 @@
 import { useCallback, useEffect, useReducer } from 'react';
 import { STORY_CHAPTERS } from './story-chapters';
 import {
-  INITIAL_STORY_STATE,
   currentChapter,
   introPassage,
   isAnswered,
   isLastChapter,
   storyReducer,
 } from './story-state';
+import { loadStory, saveStory } from './story-storage';
 import { STORY_ADVANCE_DELAY_MS } from '../../lib/ui-constants';
 
 export function useStory() {
-  const [state, dispatch] = useReducer(storyReducer, INITIAL_STORY_STATE);
+  // Kept on the device: a reload (or the next visit) goes on where the reader was.
+  const [state, dispatch] = useReducer(storyReducer, undefined, loadStory);
   const answered = isAnswered(state);
   const last = isLastChapter(state);
+
+  useEffect(() => saveStory(state), [state]);
 
   useEffect(() => {
     if (!answered || last) return;
@@ -23,6 +26,7 @@ export function useStory() {
 
   const answer = useCallback((text: string) => dispatch({ type: 'answer', answer: text }), []);
   const restart = useCallback(() => dispatch({ type: 'restart' }), []);
+  const setDraft = useCallback((text: string) => dispatch({ type: 'draft', text }), []);
 
   return {
     chapter: currentChapter(state),
@@ -32,7 +36,9 @@ export function useStory() {
     locked: answered,
     isLast: last,
     introPassage: state.index <= 1 ? introPassage(state) : undefined,
+    draft: state.draft,
     answer,
+    setDraft,
     restart,
   };
 }

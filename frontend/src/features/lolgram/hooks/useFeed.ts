@@ -1,17 +1,34 @@
 import { FEED_LIMIT, type Post } from '@tapgram/shared';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { preload } from 'react-dom';
 import { apiRequest } from '../../../lib/api';
+import { IMAGE_SIZES } from '../lib/image-sizes';
 import { lolgramKeys } from './query-keys';
 import { REFRESH_INTERVAL_MS } from '../../../lib/ui-constants';
 
 const [feedPath] = lolgramKeys.feed;
+
+/**
+ * The feed's first photo is what LOLGram shows first: it is asked for as soon as its address is
+ * known, not when its card renders (after hydration, on a first visit), with what the card's
+ * image asks for (PostCard), so that the image takes the download over.
+ */
+function preloadPhoto(post: Post): void {
+  preload(post.imageUrl, {
+    as: 'image',
+    fetchPriority: 'high',
+    ...(post.imageSrcset ? { imageSrcSet: post.imageSrcset, imageSizes: IMAGE_SIZES.card } : {}),
+  });
+}
 
 export const feedQueryOptions = infiniteQueryOptions({
   queryKey: lolgramKeys.feed,
   queryFn: async ({ pageParam }) => {
     const url = pageParam ? `${feedPath}&before=${encodeURIComponent(pageParam)}` : feedPath;
     const res = await apiRequest('GET', url);
-    return (await res.json()) as Post[];
+    const posts = (await res.json()) as Post[];
+    if (!pageParam && posts[0]) preloadPhoto(posts[0]);
+    return posts;
   },
   initialPageParam: null as string | null,
   getNextPageParam: (lastPage) =>

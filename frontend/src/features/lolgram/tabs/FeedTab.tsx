@@ -1,5 +1,6 @@
 import { Camera, Loader2 } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
+import { useHydrated } from '../../../lib/hydration';
 import { EmptyState } from '../components/EmptyState';
 import { LoadMoreButton } from '../components/LoadMoreButton';
 import { PostCard } from '../components/PostCard';
@@ -8,8 +9,11 @@ import { useFeed } from '../hooks/useFeed';
 
 export function FeedTab({ onCreatePost }: { onCreatePost: () => void }) {
   const feed = useFeed();
+  // The feed's first page may come while React hydrates the page's HTML (it is asked for with the
+  // HTML): it shows in the render after, so that hydration finds the markup it expects.
+  const hydrated = useHydrated();
 
-  if (feed.isPending) {
+  if (feed.isPending || !hydrated) {
     return (
       <p role="status" className="flex items-center justify-center gap-2 py-16 text-slate-400">
         <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" />
