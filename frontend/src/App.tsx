@@ -1,5 +1,5 @@
-import type { PrerenderedPage } from '@tapgram/shared/routes';
-import { Suspense } from 'react';
+import { APP_PAGES, type AppPage, type PrerenderedPage } from '@tapgram/shared/routes';
+import { Suspense, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { LandingPage } from './features/landing/LandingPage';
 import { NotFoundPage } from './features/not-found/NotFoundPage';
@@ -32,6 +32,21 @@ export function preloadPage(pathname: string): Promise<void> {
   return page?.preload() ?? Promise.resolve();
 }
 
+/**
+ * The screen of each of the app's pages (shared/src/routes.ts lists them once, for the server's
+ * 200-or-404 as for the router): a page without a screen here does not compile.
+ */
+const PAGES: Record<AppPage, ComponentType> = {
+  '/': LandingPage,
+  '/play': GamePage,
+  '/leaderboard': LeaderboardScreen,
+  '/lolgram': LolgramPage,
+  '/lolgram/:username': ProfilePage,
+  '/lolgram/p/:postId': PostPage,
+  '/admin': AdminPage,
+  '/admin/players/:playerId': AdminPage,
+};
+
 function Loading() {
   return (
     <div role="status" className="flex min-h-screen items-center justify-center text-slate-400">
@@ -44,14 +59,10 @@ export function App() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        <Route path="/" element={<LandingPage />} />
-        <Route path="/play" element={<GamePage />} />
-        <Route path="/leaderboard" element={<LeaderboardScreen />} />
-        <Route path="/lolgram" element={<LolgramPage />} />
-        <Route path="/lolgram/:username" element={<ProfilePage />} />
-        <Route path="/lolgram/p/:postId" element={<PostPage />} />
-        <Route path="/admin" element={<AdminPage />} />
-        <Route path="/admin/players/:id" element={<AdminPage />} />
+        {APP_PAGES.map((path) => {
+          const Page = PAGES[path];
+          return <Route key={path} path={path} element={<Page />} />;
+        })}
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </Suspense>

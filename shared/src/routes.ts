@@ -32,10 +32,14 @@ export function isAppPage(pathname: string): boolean {
   });
 }
 
+/** One of the app's pages, as its route pattern. */
+export type AppPage = (typeof APP_PAGES)[number];
+
 /**
  * The pages whose HTML the build renders ahead (each page's shell, before any data), served for
  * exactly these paths; the app's other pages get the plain shell, `APP_SHELL`.
  */
+
 export const PRERENDERED_PAGES = ['/', '/play', '/leaderboard', '/lolgram'] as const;
 export type PrerenderedPage = (typeof PRERENDERED_PAGES)[number];
 

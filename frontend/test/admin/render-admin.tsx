@@ -12,7 +12,7 @@ export function renderAdminAt(route: string) {
       <MemoryRouter initialEntries={[route]}>
         <Routes>
           <Route path="/admin" element={<AdminPage />} />
-          <Route path="/admin/players/:id" element={<AdminPage />} />
+          <Route path="/admin/players/:playerId" element={<AdminPage />} />
         </Routes>
       </MemoryRouter>
       <Toaster />

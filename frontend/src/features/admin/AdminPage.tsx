@@ -20,8 +20,8 @@ function Checking() {
 /** Who may see the dashboard is the server's answer (`isAdmin` of /me), asked again at sign-in. */
 function AdminGate() {
   const me = useQuery({ ...meQuery, refetchOnMount: 'always' });
-  // /admin/players/:id is a game player's page, behind the same check.
-  const { id: playerId } = useParams();
+  // /admin/players/:playerId is a game player's page, behind the same check.
+  const { playerId } = useParams();
   const { logout } = useAuth();
   const [signingIn, setSigningIn] = useState(false);
   const signedIn = me.isError ? null : me.data;

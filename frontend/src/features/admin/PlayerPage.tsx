@@ -115,7 +115,7 @@ function NotFound({ message }: { message: string }) {
   );
 }
 
-/** /admin/players/:id: one player's figures, signals and history, and the freeze. */
+/** /admin/players/:playerId: one player's figures, signals and history, and the freeze. */
 export function PlayerPage({ id }: { id: string }) {
   const player = usePlayer(id);
   const back = useBack();
