@@ -205,9 +205,14 @@ export async function startServer(
       const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       const force = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      // This process's sockets only, of every namespace (an open WebSocket holds the HTTP server
-      // open): through the Redis adapter, io.disconnectSockets would drop every process's.
-      for (const namespace of io._nsps.values()) namespace.local.disconnectSockets(true);
+      // This process's connections only (an open WebSocket holds the HTTP server open), closed
+      // as a network drop closes them: socket.io-client then reconnects by itself, with its
+      // backoff, to whichever process serves next ("transport close"). A DISCONNECT packet
+      // (socket.disconnect(), io.disconnectSockets()) would be final for the client
+      // ("io server disconnect"): the page would stay stranded until reloaded. What was sent
+      // before is flushed first; a tap not yet answered is sent again by the client, under its
+      // number, and counted once.
+      closeConnections(io);
       await stopped;
       await metricsStopped;
       clearTimeout(force);
@@ -219,6 +224,13 @@ export async function startServer(
   };
 
   return { url, port, db, redis, events, io, metrics, metricsUrl, close };
+}
+
+/** Closes every engine.io connection of this process, each once its buffered packets are sent. */
+export function closeConnections(io: SocketServer): void {
+  for (const namespace of io._nsps.values()) {
+    for (const socket of namespace.sockets.values()) socket.conn.close();
+  }
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
