@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Server as SocketServer } from 'socket.io';
+import { Admission, admissionLimits } from './admission';
 import { apiSecurityHeaders, createApp } from './app';
 import type { ClusterWorker } from './cluster-worker';
 import type { Config } from './config';
@@ -86,10 +87,12 @@ export async function startServer(
     throw error;
   }
 
+  const admission = new Admission(admissionLimits(config), metrics, options.now);
   const features: Feature[] = [];
   let adapterClients: Redis[] = [];
   let closeSessionRouting = async () => {};
   const closeServices = async () => {
+    admission.stop();
     await closeSessionRouting();
     for (const feature of features) await feature.close?.();
     await events.close();
@@ -117,6 +120,7 @@ export async function startServer(
         redis,
         events,
         metrics,
+        admission,
         secret,
         now: options.now,
       })),
@@ -158,6 +162,9 @@ export async function startServer(
       allowRequest: handshakes.after(sameOriginHandshakes(config.PUBLIC_ORIGIN, trust)),
     });
     handshakes.track(io);
+    // Before any other check: a process over capacity refuses new sockets 503 at once.
+    io.engine.use(admission.handshakes());
+    admission.start();
     const sockets = io;
     metrics.countSockets(() => sockets.engine.clientsCount);
     limitSocketMessages(io, { logger, now: options.now });

@@ -47,8 +47,11 @@ function failure(error: unknown, logger: Logger, event: string): TapRefusal {
       retryAfterMs: error.retryAfterMs,
     };
   }
-  const { status, error: message, unexpected } = errorAnswer(error);
+  const { status, error: message, retryAfterSeconds, unexpected } = errorAnswer(error);
   if (unexpected) logger.error({ err: error }, event);
+  if (status === 503 && retryAfterSeconds !== undefined) {
+    return { ok: false, status, error: message, retryAfterMs: retryAfterSeconds * 1000 };
+  }
   return { ok: false, status, error: message };
 }
 
