@@ -8,6 +8,8 @@ export const SERVER_BUSY = 'The game is busy: try again in a moment';
 
 /** How often the event loop's lag is sampled: a timer's delay beyond this is the lag. */
 const LAG_SAMPLE_MS = 50;
+/** The weight of the newest sample in the moving average of the lag. */
+const LAG_WEIGHT = 0.3;
 
 export interface AdmissionLimits {
   /** New game sockets this process accepts a second (and at once). */
@@ -66,7 +68,7 @@ export class Admission {
     });
   }
 
-  /** Samples the event loop's lag until `stop`. */
+  /** Samples the event loop's lag until `stop` (from when the server serves: start-up is slow). */
   start(): void {
     let expected = performance.now() + LAG_SAMPLE_MS;
     const sample = () => {
@@ -85,9 +87,13 @@ export class Admission {
     this.timer = null;
   }
 
-  /** The lag of the last sample, in milliseconds (a test sets it to stand in for a busy loop). */
+  /**
+   * A sample of the lag, in milliseconds (a test gives some to stand in for a busy loop). The
+   * lag weighed is a moving average (a sample counts 30 %): one pause of the collector does not
+   * refuse players, a loop that stays late does within a few samples.
+   */
   observeLag(ms: number): void {
-    this.lagMs = Math.max(0, ms);
+    this.lagMs = LAG_WEIGHT * Math.max(0, ms) + (1 - LAG_WEIGHT) * this.lagMs;
   }
 
   /** Batches counted as waiting for the store now. */

@@ -164,7 +164,6 @@ export async function startServer(
     handshakes.track(io);
     // Before any other check: a process over capacity refuses new sockets 503 at once.
     io.engine.use(admission.handshakes());
-    admission.start();
     const sockets = io;
     metrics.countSockets(() => sockets.engine.clientsCount);
     limitSocketMessages(io, { logger, now: options.now });
@@ -188,6 +187,7 @@ export async function startServer(
 
     if (metricsServer) await listen(metricsServer, config.METRICS_PORT ?? 0, config.METRICS_HOST);
     await listen(httpServer, config.PORT, config.HOST);
+    admission.start();
   } catch (error) {
     // A failed start (the port in use, say) leaves nothing open behind it.
     if (metricsServer?.listening) await stopMetrics(metricsServer);
