@@ -30,11 +30,11 @@ export function boardsAskedAtConnect(): BoardDetail | undefined {
 /**
  * Reconnection after a dropped connection (a deploy closes every socket of a node at once, and a
  * node over capacity refuses handshakes with 503): exponential backoff from about a second, doubling
- * to at most 10 s, each delay drawn at random within ±50 %, so that a crowd cut at the same moment
+ * to at most 5 s, each delay drawn at random within ±50 %, so that a crowd cut at the same moment
  * comes back spread over time instead of in one wave. It never gives up.
  */
 export const RECONNECT_FIRST_MS = 1000;
-export const RECONNECT_LONGEST_MS = 10_000;
+export const RECONNECT_LONGEST_MS = 5000;
 export const RECONNECT_JITTER = 0.5;
 
 /** The one game channel of this page, opened on first use and kept for the page's life. */
