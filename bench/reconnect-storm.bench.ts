@@ -10,6 +10,8 @@
 //   BENCH_STORM_MODES [restart,drop]       the cuts measured
 //   BENCH_STORM_SECONDS [40]               tapping time of each run; the cut comes after 5 s
 //   BENCH_PLAYERS_PER_PROCESS [5000]       players per load-generator process
+//   BENCH_STORM_LAG_MS [unset]             ADMIT_EVENT_LOOP_LAG_MS of the server (its default unset)
+//   BENCH_STORM_DEBUG [unset]              also prints the players' taps as Redis holds them
 // A smoke run: BENCH_STORM_PLAYERS=200 BENCH_STORM_SECONDS=12 npx tsx bench/reconnect-storm.bench.ts
 import { fork, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
