@@ -11,6 +11,7 @@ import {
 } from '@tapgram/shared';
 import { violates } from '../core/db';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError } from '../core/errors';
+import type { Admission } from '../core/admission';
 import { isId } from '../core/ids';
 import type { Metrics } from '../core/metrics';
 import { withRanks } from './ranking';
@@ -81,6 +82,8 @@ export class GameService {
     private readonly metrics: Metrics,
     /** Records the suspicion signals of counted and refused batches; null when they are off. */
     private readonly signals: SignalBuffer | null = null,
+    /** Refuses a batch (503) beyond what the process takes; none: every batch is taken. */
+    private readonly admission?: Admission,
   ) {}
 
   /** `network`: the hashed network the request came from, a suspicion signal. */
@@ -119,7 +122,9 @@ export class GameService {
    */
   async tap(player: string | null, sent: SentBatch): Promise<TapAccepted> {
     try {
-      const accepted = await this.countTaps(player, sent);
+      const accepted = this.admission
+        ? await this.admission.tap(() => this.countTaps(player, sent))
+        : await this.countTaps(player, sent);
       this.metrics.tapsAccepted(accepted.accepted);
       return accepted;
     } catch (error) {

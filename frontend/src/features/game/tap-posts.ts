@@ -104,7 +104,9 @@ export class TapPosts {
         const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
         // A 503 counted nothing: the server spent none of the allowance.
         if (status === 503) this.host.bucket.refund(1);
-        if (isUnavailable(status)) {
+        // No answer at all (the server restarting, the network gone): kept like a 503 and posted
+        // again with its key, which the server counts once if the first one did reach it.
+        if (isUnavailable(status) || !(error instanceof ApiError)) {
           this.waiting.unshift(tap);
           this.host.unavailable();
         } else if (status === 429 && retryAfterMs !== undefined) {

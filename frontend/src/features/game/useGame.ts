@@ -14,7 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import { toast } from '../../hooks/use-toast';
-import { gameSocket } from './game-socket';
+import { gameSocket, useSocketReconnecting } from './game-socket';
 import { gameKeys } from './queries';
 import { gameStorage } from './storage';
 import { TapSender, type TapSettled } from './tap-sender';
@@ -191,11 +191,15 @@ export function useGame() {
     });
   }, []);
 
+  // The channel dropped (a deploy, a network change) and is coming back, or the game answered
+  // that it is briefly unavailable: either way taps are kept and counted once it serves.
+  const socketDown = useSocketReconnecting();
+
   return {
     status,
     player,
     unconfirmed,
-    reconnecting,
+    reconnecting: reconnecting || socketDown,
     frozen,
     soundOn,
     toggleSound,
