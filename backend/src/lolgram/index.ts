@@ -4,6 +4,7 @@ import { NotFoundError } from '../core/errors';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { isImageKey, type Images } from '../images';
 import type { Live } from '../live';
+import { createNotifications } from './notifications';
 import { createModeration, imageClassifierFor, moderatedPosts, PostScorer } from './moderation';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
@@ -58,6 +59,7 @@ export function createLolgramFeature(
   });
   const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events);
   handlePostEvents(events, { feedCache, live });
+  const notifications = createNotifications(deps, live);
 
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {
@@ -85,6 +87,7 @@ export function createLolgramFeature(
     postsRouter(posts, new OwnPostsService(db.pool, postsRepository, images, events)),
   );
   router.use('/lolgram', moderation.router);
+  router.use('/lolgram', notifications.router);
   return {
     name: 'lolgram',
     router,
@@ -92,7 +95,11 @@ export function createLolgramFeature(
     start: async () => {
       await images.check();
       moderation.start();
+      notifications.start();
     },
-    close: () => moderation.settled(),
+    close: async () => {
+      await moderation.settled();
+      await notifications.close();
+    },
   };
 }
