@@ -5,6 +5,7 @@ import type { Feature, FeatureDeps } from '../core/feature';
 import { isImageKey, type Images } from '../images';
 import type { Live } from '../live';
 import { createNotifications } from './notifications';
+import { LinkPreviews } from './previews/link-previews';
 import { createModeration, imageClassifierFor, moderatedPosts, PostScorer } from './moderation';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
@@ -60,6 +61,8 @@ export function createLolgramFeature(
   const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events);
   handlePostEvents(events, { feedCache, live });
   const notifications = createNotifications(deps, live);
+  const previews = new LinkPreviews(db.pool, images, logger, deps.now);
+  previews.listen(events);
 
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {
@@ -92,6 +95,7 @@ export function createLolgramFeature(
     name: 'lolgram',
     router,
     fastRoutes: feedFastRoute(posts, accounts.sessions),
+    pageHead: (page) => previews.headFor(page),
     start: async () => {
       await images.check();
       moderation.start();
