@@ -116,6 +116,11 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
       expect.stringContaining(`${fan} LOLed your post`),
     ]);
     await until(() => bell.getAttribute('aria-label')).toBe('Notifications');
+    // Read now, and still marked as new while the list is open.
+    expect(await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-new')))).toEqual([
+      'true',
+      'true',
+    ]);
     await page.screenshot({ path: screenshotPath('notifications-list-360') });
     await expectNoViolations(page, 'the notifications list at 360 px');
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -14,7 +14,10 @@ export { NotificationsRepository } from './notifications-repository';
  * Notifications: written from the domain events, read by their owner, pushed live (coalesced) over
  * the signed-in channel, pruned after the retention period.
  */
-export function createNotifications({ db, events, logger, metrics }: FeatureDeps, live: Live) {
+export function createNotifications(
+  { config, db, events, logger, metrics }: FeatureDeps,
+  live: Live,
+) {
   const repository = new NotificationsRepository(db.pool);
   const pushes = new Counter({
     name: 'tapgram_notification_pushes_total',
@@ -28,7 +31,7 @@ export function createNotifications({ db, events, logger, metrics }: FeatureDeps
     () => pushes.inc(),
   );
   const service = new NotificationsService(repository, pusher);
-  handleNotificationEvents(events, service);
+  if (config.NOTIFICATIONS) handleNotificationEvents(events, service);
   const pruning = createExpiryCleanup(
     { notifications: repository },
     logger,

@@ -1,6 +1,6 @@
 import { notificationText, type Notification } from '@tapgram/shared';
 import { Bell } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
   Dialog,
@@ -12,7 +12,7 @@ import {
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 import { useMarkRead, useNotificationList } from '../hooks/useNotifications';
-import { formatPostDate } from '../lib/format';
+import { formatTimeAgo } from '../lib/format';
 import { EmptyState } from './EmptyState';
 import { LoadMoreButton } from './LoadMoreButton';
 import { UserAvatar } from './UserAvatar';
@@ -24,7 +24,16 @@ function linkOf(n: Notification): string | null {
   return actor ? `/lolgram/${encodeURIComponent(actor.username)}` : null;
 }
 
-function NotificationRow({ n, onOpen }: { n: Notification; onOpen: () => void }) {
+function NotificationRow({
+  n,
+  fresh,
+  onOpen,
+}: {
+  n: Notification;
+  /** Unread when the list opened: it stays marked as new while the list is open. */
+  fresh: boolean;
+  onOpen: () => void;
+}) {
   const [actor] = n.actors;
   const text = notificationText(n);
   const to = linkOf(n);
@@ -38,12 +47,12 @@ function NotificationRow({ n, onOpen }: { n: Notification; onOpen: () => void })
         </span>
       )}
       <span className="flex min-w-0 flex-1 flex-col text-left">
-        <span className={cn('text-sm', n.read ? 'text-slate-300' : 'font-semibold text-slate-50')}>
+        <span className={cn('text-sm', fresh ? 'font-semibold text-slate-50' : 'text-slate-300')}>
           {text}
         </span>
         <span className="text-xs text-slate-400">
-          {formatPostDate(n.updatedAt)}
-          {!n.read && <span className="sr-only">, new</span>}
+          <time dateTime={n.updatedAt}>{formatTimeAgo(n.updatedAt)}</time>
+          {fresh && <span className="sr-only">, new</span>}
         </span>
       </span>
       {n.postThumbnail && (
@@ -55,14 +64,12 @@ function NotificationRow({ n, onOpen }: { n: Notification; onOpen: () => void })
           className="h-10 w-10 shrink-0 rounded-md object-cover"
         />
       )}
-      {!n.read && (
-        <span aria-hidden="true" className="h-2 w-2 shrink-0 rounded-full bg-amber-300" />
-      )}
+      {fresh && <span aria-hidden="true" className="h-2 w-2 shrink-0 rounded-full bg-amber-300" />}
     </>
   );
   const row = 'flex min-h-14 items-center gap-3 rounded-xl px-2 py-2';
   return (
-    <li data-testid="notification" data-read={n.read}>
+    <li data-testid="notification" data-new={fresh}>
       {to ? (
         <Link to={to} onClick={onOpen} className={cn(row, 'hover:bg-slate-800')}>
           {body}
@@ -90,6 +97,11 @@ export function NotificationsDialog({
   const newest = list.notifications[0];
   const newestUnread = newest && list.notifications.some((n) => !n.read) ? newest.cursor : null;
   const { mutate } = markRead;
+  // What was unread while the list is open stays marked as new, though it is read now.
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  const unreadIds = list.notifications.filter((n) => !n.read).map((n) => n.id);
+  if (open && unreadIds.some((id) => !fresh.has(id))) setFresh(new Set([...fresh, ...unreadIds]));
+  if (!open && fresh.size > 0) setFresh(new Set());
   useEffect(() => {
     if (open && newestUnread) mutate(newestUnread);
   }, [open, newestUnread, mutate]);
@@ -123,7 +135,12 @@ export function NotificationsDialog({
       <div className="flex flex-col">
         <ul aria-label="Notifications" className="-mx-2 flex flex-col gap-1">
           {list.notifications.map((n) => (
-            <NotificationRow key={n.id} n={n} onOpen={() => onOpenChange(false)} />
+            <NotificationRow
+              key={n.id}
+              n={n}
+              fresh={fresh.has(n.id)}
+              onOpen={() => onOpenChange(false)}
+            />
           ))}
         </ul>
         <LoadMoreButton pages={list} className="mt-3" />
