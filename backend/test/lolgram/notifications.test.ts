@@ -350,3 +350,36 @@ describe.runIf(await redisAvailable())('notifications across two server processe
     ]);
   });
 });
+
+describe('notifications on the embedded database', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ embedded: true });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('groups, lists, marks read and prunes as on PostgreSQL', async () => {
+    const [author, alice, bob] = await accounts(server.url, 3);
+    const post = await makeVisiblePost(author);
+    for (const who of [alice, bob]) {
+      await lol(who, post.id);
+      await server.events.settled();
+    }
+    await follow(alice, author);
+    await server.events.settled();
+    const all = await list(author);
+    expect(all.map((n) => [n.kind, n.actorCount])).toEqual([
+      ['follow', 1],
+      ['lol', 2],
+    ]);
+    expect(await unread(author)).toBe(2);
+    expect(await markRead(author, { upTo: all[0].cursor })).toBe(0);
+    await server.db.pool.query(
+      `UPDATE notifications SET updated_at = now() - interval '91 days' WHERE kind = 'lol'`,
+    );
+    expect(await new NotificationsRepository(server.db.pool).deleteExpired()).toBe(1);
+    expect((await list(author)).map((n) => n.kind)).toEqual(['follow']);
+  });
+});
