@@ -300,7 +300,9 @@ describe.each(storageModes)('LOLGram notifications (%s storage)', (mode) => {
       [author.user.id],
     );
     const repository = new NotificationsRepository(server.db.pool);
-    expect(await repository.deleteExpired()).toBeGreaterThanOrEqual(1);
+    // Two nodes pruning at once delete each row once, without an error.
+    const pruned = await Promise.all([repository.deleteExpired(), repository.deleteExpired()]);
+    expect(pruned[0] + pruned[1]).toBeGreaterThanOrEqual(1);
     expect((await list(author)).map((n) => n.kind)).toEqual(['follow']);
     expect(await repository.deleteExpired()).toBe(0);
   });

@@ -17,8 +17,6 @@ export class UnreadPusher {
   private readonly lastPush = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
   private closed = false;
-  /** Pushes sent by this node (the benchmark reads it). */
-  sent = 0;
 
   constructor(
     private readonly unreadCount: (userId: string) => Promise<number>,
@@ -51,7 +49,6 @@ export class UnreadPusher {
     try {
       const unread = await this.unreadCount(userId);
       this.live.toUser(userId, 'notifications', { unread });
-      this.sent += 1;
       this.onPush();
     } catch (err) {
       this.logger.warn({ err }, 'notification push failed');
@@ -63,14 +60,6 @@ export class UnreadPusher {
     if (this.lastPush.size < 10_000) return;
     for (const [userId, at] of this.lastPush) {
       if (now - at > this.intervalMs) this.lastPush.delete(userId);
-    }
-  }
-
-  /** Resolves when no push is due nor under way (tests, shutdown). */
-  async settled(): Promise<void> {
-    while (this.due.size > 0 || this.running.size > 0) {
-      await Promise.all([...this.running]);
-      if (this.due.size > 0) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
     }
   }
 
