@@ -200,7 +200,12 @@ describe.each(storageModes)('LOLGram notifications (%s storage)', (mode) => {
       expect(n.postThumbnail).toBeNull();
       expect(JSON.stringify(n)).not.toContain(admin.user.id);
     }
-    expect((await list(author))[0]).toMatchObject({ kind: 'post-rejected', postId: post.id });
+    expect((await list(author))[0]).toMatchObject({
+      kind: 'post-rejected',
+      postId: post.id,
+      // Its image is no longer served, to anyone.
+      postThumbnail: null,
+    });
     expect(await unread(admin)).toBe(0);
   });
 

@@ -87,7 +87,9 @@ export class NotificationsRepository {
     const { rows } = await this.db.query<NotificationRow>(
       `SELECT n.id, n.kind, n.post_id, n.comment_id, n.actor_count, n.read_at IS NOT NULL AS read,
               n.updated_at, n.updated_at::text AS cursor_at,
-              CASE WHEN p.user_id = n.user_id THEN p.thumbnail_key END AS thumbnail_key,
+              -- One's own post's, while its image is served (a rejected post's is not).
+              CASE WHEN p.user_id = n.user_id AND p.status <> 'rejected' THEN p.thumbnail_key
+              END AS thumbnail_key,
               COALESCE((SELECT json_agg(json_build_object('id', u.id, 'username', u.username,
                                                           'avatar_key', u.avatar_key)
                                         ORDER BY a.ord)
