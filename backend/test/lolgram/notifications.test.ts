@@ -356,6 +356,35 @@ describe.runIf(await redisAvailable())('notifications across two server processe
       ['lol', 1],
     ]);
   });
+
+  it('keeps a storm of LOLs that comes through both processes to one push a second in all', async () => {
+    const author = await makeAccount(a.url);
+    const post = await makeVisiblePost(author);
+    const tab = await connect(a.url, author.cookie);
+    const fans = await accounts(a.url, 24);
+    const started = performance.now();
+    await Promise.all(
+      fans.map((fan, i) =>
+        request(i % 2 === 0 ? a.url : b.url)
+          .post(`/api/lolgram/posts/${post.id}/lol`)
+          .set('Cookie', fan.cookie)
+          .expect(200),
+      ),
+    );
+    const seconds = Math.ceil((performance.now() - started) / 1000);
+    // The last push carries the one grouped notification of them all.
+    await expect.poll(async () => (await list(author))[0]?.actorCount).toBe(fans.length);
+    await tab.next('notifications', (p) => p.unread === 1);
+    const { rows } = await a.db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM notifications WHERE user_id = $1',
+      [author.user.id],
+    );
+    expect(rows[0].n).toBe(1);
+    // One a second on both processes together (and one as it starts), not one each.
+    const pushes = () => tab.pushes.filter((p) => p.event === 'notifications').length;
+    expect(pushes()).toBeLessThanOrEqual(seconds + 2);
+    expect(seconds + 2).toBeLessThan(fans.length / 2);
+  });
 });
 
 describe('notifications on the embedded database', () => {

@@ -6,7 +6,7 @@ import { handleNotificationEvents } from './notification-handlers';
 import { NotificationsRepository } from './notifications-repository';
 import { notificationsRouter } from './notifications-routes';
 import { NotificationsService } from './notifications-service';
-import { UnreadPusher } from './unread-pusher';
+import { redisPushSlot, UnreadPusher } from './unread-pusher';
 
 export { NotificationsRepository } from './notifications-repository';
 
@@ -15,7 +15,7 @@ export { NotificationsRepository } from './notifications-repository';
  * the signed-in channel, pruned after the retention period.
  */
 export function createNotifications(
-  { config, db, events, logger, metrics }: FeatureDeps,
+  { config, db, events, logger, metrics, redis }: FeatureDeps,
   live: Live,
 ) {
   const repository = new NotificationsRepository(db.pool);
@@ -29,6 +29,7 @@ export function createNotifications(
     live,
     logger,
     () => pushes.inc(),
+    redis ? redisPushSlot(redis, config.REDIS_PREFIX) : null,
   );
   const service = new NotificationsService(repository, pusher);
   if (config.NOTIFICATIONS) handleNotificationEvents(events, service);
