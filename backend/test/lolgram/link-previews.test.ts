@@ -53,10 +53,9 @@ describe('link previews of posts and profiles', () => {
     expect(tags.get('og:description')).toBe('When the build passes on the first try');
     expect(tags.get('og:type')).toBe('article');
     expect(tags.get('og:url')).toBe(`${ORIGIN}/lolgram/p/${post.id}`);
-    expect(tags.get('og:image')).toMatch(
-      new RegExp(`^${ORIGIN}/api/lolgram/images/.+-1080w\\.webp$`),
-    );
+    expect(tags.get('og:image')).toMatch(new RegExp(`^${ORIGIN}/api/lolgram/images/.+\\.jpg$`));
     expect([tags.get('og:image:width'), tags.get('og:image:height')]).toEqual(['1080', '810']);
+    expect(tags.get('og:image:type')).toBe('image/jpeg');
     expect(tags.get('twitter:card')).toBe('summary_large_image');
     expect(tags.get('twitter:image')).toBe(tags.get('og:image'));
     // The image it names is served to anyone.
@@ -64,8 +63,12 @@ describe('link previews of posts and profiles', () => {
     expect(image.status).toBe(200);
   });
 
-  it('gives a profile its bio', async () => {
+  it('gives a profile its bio and its avatar', async () => {
     const user = await makeAccount(server.url);
+    await user.agent
+      .put(`/api/lolgram/users/${user.user.id}/avatar`)
+      .attach('avatar', await makeJpeg({ width: 300, height: 200 }), 'me.jpg')
+      .expect(200);
     await user.agent
       .put(`/api/lolgram/users/${user.user.id}`)
       .send({ username: user.user.username, bio: 'Memes & more' })
@@ -75,6 +78,8 @@ describe('link previews of posts and profiles', () => {
     expect(tags.get('og:description')).toBe('Memes & more');
     expect(tags.get('og:type')).toBe('profile');
     expect(tags.get('twitter:card')).toBe('summary');
+    expect(tags.get('og:image')).toMatch(new RegExp(`^${ORIGIN}/api/lolgram/images/avatars/`));
+    expect([tags.get('og:image:width'), tags.get('og:image:height')]).toEqual(['200', '200']);
   });
 
   it("escapes an attacker's caption: nothing leaves the attribute", async () => {

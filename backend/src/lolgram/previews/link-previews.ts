@@ -2,7 +2,7 @@ import { isId } from '../../core/ids';
 import type { Logger } from '../../core/logger';
 import type { Queryable } from '../../core/db';
 import type { EventBus } from '../../core/events';
-import { imageUrl, variantKey, type ImageStore } from '../../images';
+import { imageContentType, imageUrl, type ImageStore } from '../../images';
 import sharp from 'sharp';
 import '../posts/events';
 
@@ -17,8 +17,6 @@ interface Preview {
 /** How long a page's preview is kept, and how many are. */
 const PREVIEW_TTL_MS = 60_000;
 const MAX_PREVIEWS = 1_000;
-/** The width of the image a post's preview offers (its largest copy). */
-const PREVIEW_WIDTH = 1080;
 const DESCRIPTION_MAX = 200;
 const POST_PAGE = /^\/lolgram\/p\/([^/]+)\/?$/;
 const PROFILE_PAGE = /^\/lolgram\/([^/]+)\/?$/;
@@ -103,18 +101,17 @@ export class LinkPreviews {
     const { rows } = await this.db.query<{
       caption: string;
       image_key: string;
-      image_widths: number[];
       username: string;
     }>(
-      `SELECT p.caption, p.image_key, p.image_widths, u.username
+      `SELECT p.caption, p.image_key, u.username
          FROM posts p JOIN lolgram_users u ON u.id = p.user_id
         WHERE p.id = $1 AND p.status = 'visible'`,
       [postId],
     );
     const row = rows[0];
     if (!row) return null;
-    const widest = Math.max(0, ...row.image_widths.filter((w) => w <= PREVIEW_WIDTH));
-    const key = widest > 0 ? variantKey(row.image_key, widest) : row.image_key;
+    // The full size, a JPEG of 1,080 px on its longer side, which every link unfurler reads.
+    const key = row.image_key;
     return {
       kind: 'post',
       title: `${row.username} on LOLGram`,
@@ -128,21 +125,16 @@ export class LinkPreviews {
       username: string;
       bio: string | null;
       avatar_key: string | null;
-      avatar_widths: number[];
       post_count: number;
     }>(
-      `SELECT username, bio, avatar_key, avatar_widths, post_count
+      `SELECT username, bio, avatar_key, post_count
          FROM lolgram_users WHERE lower(username) = lower($1)`,
       [username],
     );
     const row = rows[0];
     if (!row) return null;
-    const widest = Math.max(0, ...row.avatar_widths);
     const image = row.avatar_key
-      ? await this.sized(
-          widest > 0 ? variantKey(row.avatar_key, widest) : row.avatar_key,
-          `${row.username}'s avatar`,
-        )
+      ? await this.sized(row.avatar_key, `${row.username}'s avatar`)
       : null;
     const bio = row.bio?.trim();
     return {
@@ -183,6 +175,7 @@ function tags(preview: Preview, origin: string, pathname: string): string {
     ...(image && imageAt
       ? [
           meta('property', 'og:image', imageAt),
+          meta('property', 'og:image:type', imageContentType(image.key)),
           meta('property', 'og:image:width', image.width),
           meta('property', 'og:image:height', image.height),
           meta('property', 'og:image:alt', image.alt),
