@@ -12,6 +12,8 @@ export function useUnreadCount(signedIn: boolean) {
   const queryClient = useQueryClient();
   const query = useQuery<UnreadCount>({ queryKey: lolgramKeys.unreadCount, enabled: signedIn });
   useLiveEvent('notifications', (push) => {
+    // The push is newer than a read still under way: that one's answer must not overwrite it.
+    void queryClient.cancelQueries({ queryKey: lolgramKeys.unreadCount });
     queryClient.setQueryData<UnreadCount>(lolgramKeys.unreadCount, push);
     // An open list shows what came in.
     void queryClient.invalidateQueries({
