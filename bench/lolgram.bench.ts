@@ -1,8 +1,12 @@
-// The LOLGram benchmark: the feed read beside a bare Node GET, and the upload pipeline.
+// The LOLGram benchmark: the feed read beside a bare Node GET, the upload pipeline, and the
+// notification fan-out of a storm of LOLs on one post.
+import { createHash, randomBytes } from 'node:crypto';
+import { LIVE_NAMESPACE } from '@tapgram/shared';
 import pg from 'pg';
+import { io } from 'socket.io-client';
 import sharp from 'sharp';
 import { cannon, measureCeiling } from './lib/http-load';
-import { startBackend } from './lib/processes';
+import { startBackend, type Child } from './lib/processes';
 import { scratchDatabase } from './lib/scratch-db';
 import { printTable, writeReport, type Row } from './lib/report';
 import { round, summarize } from './lib/stats';
@@ -15,6 +19,12 @@ const USERS = 1_000;
 const POSTS = 10_000;
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 24);
 const UPLOAD_CONCURRENCY = 4;
+/** (4): this many LOLs on one post, by as many users, spread evenly over this many seconds. */
+const LOLS = Number(process.env.BENCH_LOLS ?? 1_000);
+const LOL_SECONDS = Number(process.env.BENCH_LOL_SECONDS ?? 60);
+/** After the last LOL: the longest a coalesced push may wait, and some. */
+const PUSH_SETTLE_MS = 1_500;
+const WARM_UP_LOLS = 50;
 
 async function seed(db: pg.Client) {
   await db.query(
@@ -33,6 +43,110 @@ async function seed(db: pg.Client) {
   await db.query('ANALYZE');
 }
 
+/** A user with a session, written straight to the database; answers its id and cookie. */
+async function sessionUsers(db: pg.Client, prefix: string, count: number) {
+  const tokens = Array.from({ length: count }, () => randomBytes(32).toString('base64url'));
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO lolgram_users (username, password_hash)
+     SELECT $1 || i, 'not-a-real-hash' FROM generate_series(1, $2) AS i ORDER BY i RETURNING id`,
+    [prefix, count],
+  );
+  await db.query(
+    `INSERT INTO auth_sessions (id, user_id, auth_method, expires_at)
+     SELECT unnest($1::text[]), unnest($2::uuid[]), 'password', now() + interval '1 day'`,
+    [tokens.map((t) => createHash('sha256').update(t).digest('hex')), rows.map((r) => r.id)],
+  );
+  return rows.map((row, i) => ({ id: row.id, cookie: `lg_session=${tokens[i]}` }));
+}
+
+/**
+ * (4): LOLS users LOL one post over LOL_SECONDS, paced evenly, while its author listens on the
+ * live channel: the LOL call's latency, the server's CPU, the notification rows and the pushes.
+ */
+async function lolStorm(
+  app: Child,
+  db: pg.Client,
+  run: string,
+  notifications: boolean,
+): Promise<Row> {
+  const [author] = await sessionUsers(db, `bench_${run}_author_`, 1);
+  const fans = await sessionUsers(db, `bench_${run}_fan_`, LOLS);
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO posts (user_id, caption, image_key, thumbnail_key)
+     VALUES ($1, 'storm', 'posts/00000000-0000-0000-0000-000000000000/x-full.jpg',
+             'posts/00000000-0000-0000-0000-000000000000/x-thumb.jpg') RETURNING id`,
+    [author.id],
+  );
+  const postId = rows[0].id;
+  // A fresh process is warmed up first: a few LOLs on a post of its own, not counted.
+  const warm = await sessionUsers(db, `bench_${run}_warm_`, WARM_UP_LOLS);
+  const { rows: warmPost } = await db.query<{ id: string }>(
+    `INSERT INTO posts (user_id, caption, image_key, thumbnail_key)
+     VALUES ($1, 'warm-up', 'posts/00000000-0000-0000-0000-000000000000/x-full.jpg',
+             'posts/00000000-0000-0000-0000-000000000000/x-thumb.jpg') RETURNING id`,
+    [warm[0].id],
+  );
+  for (const fan of warm) {
+    await fetch(`${app.url}/api/lolgram/posts/${warmPost[0].id}/lol`, {
+      method: 'POST',
+      headers: { cookie: fan.cookie },
+    }).then((res) => res.arrayBuffer());
+  }
+  const socket = io(`${app.url}${LIVE_NAMESPACE}`, {
+    transports: ['websocket'],
+    extraHeaders: { Cookie: author.cookie },
+    reconnection: false,
+    forceNew: true,
+  });
+  let pushes = 0;
+  socket.on('notifications', () => {
+    pushes += 1;
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  const latencies: number[] = [];
+  let failed = 0;
+  const cpuBefore = app.cpuSeconds();
+  const started = performance.now();
+  const interval = (LOL_SECONDS * 1000) / LOLS;
+  await Promise.all(
+    fans.map(async (fan, i) => {
+      const wait = started + i * interval - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const t0 = performance.now();
+      const res = await fetch(`${app.url}/api/lolgram/posts/${postId}/lol`, {
+        method: 'POST',
+        headers: { cookie: fan.cookie },
+      });
+      await res.arrayBuffer();
+      if (res.status === 200) latencies.push(performance.now() - t0);
+      else failed += 1;
+    }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, PUSH_SETTLE_MS));
+  const cpu = app.cpuSeconds() - cpuBefore;
+  socket.disconnect();
+  const written = await db.query<{ rows: number; actors: number | null }>(
+    'SELECT count(*)::int AS rows, max(actor_count) AS actors FROM notifications WHERE user_id = $1',
+    [author.id],
+  );
+  const lol = summarize(latencies);
+  return {
+    name: `(4${notifications ? 'a' : 'b'}) ${LOLS} LOLs on one post in ${LOL_SECONDS} s, notifications ${notifications ? 'on' : 'off (NOTIFICATIONS=off)'}`,
+    figures: {
+      'p50 ms': round(lol.p50, 1),
+      'p99 ms': round(lol.p99, 1),
+      'CPU s': round(cpu, 2),
+      'rows written': written.rows[0].rows,
+      'actors counted': written.rows[0].actors ?? 0,
+      'pushes sent': pushes,
+      'non-2xx': failed,
+    },
+  };
+}
+
 /** A 4000x3000 photo-like JPEG: noise, so that it compresses like a real photo. */
 function bigJpeg(): Promise<Buffer> {
   const noise = { type: 'gaussian', mean: 128, sigma: 40 } as const;
@@ -47,7 +161,7 @@ async function main() {
   const dbUrl = scratch.url;
   const rows: Row[] = [];
 
-  console.log('1/3 ceiling: bare Node GET');
+  console.log('1/4 ceiling: bare Node GET');
   const ceiling = await measureCeiling('(1) ceiling: bare Node JSON GET', {
     path: '/feed',
     connections: CONNECTIONS,
@@ -63,7 +177,7 @@ async function main() {
   try {
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
-    console.log(`2/3 feed: seeding ${POSTS} posts by ${USERS} users`);
+    console.log(`2/4 feed: seeding ${POSTS} posts by ${USERS} users`);
     await seed(db);
     await db.end();
     const feed = await cannon({
@@ -82,7 +196,7 @@ async function main() {
       },
     });
 
-    console.log(`3/3 upload pipeline: ${UPLOADS} posts of a 4000x3000 JPEG`);
+    console.log(`3/4 upload pipeline: ${UPLOADS} posts of a 4000x3000 JPEG`);
     const signup = await fetch(`${app.url}/api/lolgram/users/create`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -131,6 +245,27 @@ async function main() {
         'p99 ms': round(upload.p99, 0),
       },
     });
+
+    console.log(
+      `4/4 notification fan-out: ${LOLS} LOLs on one post in ${LOL_SECONDS} s, on and off`,
+    );
+    const storm = new pg.Client({ connectionString: dbUrl });
+    await storm.connect();
+    try {
+      rows.push(await lolStorm(app, storm, 'on', true));
+      // The same run on a backend that writes and pushes no notifications.
+      const quiet = await startBackend(`${id}-quiet`, {
+        DATABASE_URL: dbUrl,
+        NOTIFICATIONS: 'off',
+      });
+      try {
+        rows.push(await lolStorm(quiet, storm, 'off', false));
+      } finally {
+        await quiet.stop();
+      }
+    } finally {
+      await storm.end();
+    }
   } finally {
     await app.stop();
     await scratch.drop();
@@ -139,6 +274,7 @@ async function main() {
   printTable(rows);
   writeReport('lolgram', 'LOLGram', 'npm run bench', rows, [
     `${CONNECTIONS} connections for ${SECONDS} s in (1) and (2); the feed is read anonymously (the viewer's LOLs are looked up per post when signed in).`,
+    `(4) paces ${LOLS} LOLs by ${LOLS} users evenly over ${LOL_SECONDS} s on one post while its author listens on the live channel: the LOL call's latency, the server's CPU over the run, the notification rows written and the pushes the author received; (4b) is the same run on a backend started with NOTIFICATIONS=off.`,
     'The upload runs the whole pipeline: header check (format, sides, area, decoded bytes), one decode to a bounded intermediate (rotated and shrunk on the way), full size, thumbnail and their WebP copies made from it, store; one image at a time per process (the image queue); the automatic moderation check runs after the answer.',
   ]);
 }

@@ -87,7 +87,7 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
       await expectNoViolations(page, 'game');
     });
 
-    it('LOLGram: each tab, and the edit profile and report dialogs', async () => {
+    it('LOLGram: each tab, and the edit profile, report and notifications dialogs', async () => {
       const page = await open(width);
       await page.goto('/lolgram');
       await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
@@ -114,6 +114,13 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
       );
       await expectNoViolations(page, 'report dialog');
       await expectFocusReturns(page, options);
+
+      const bell = page.getByTestId('notification-bell');
+      await bell.click();
+      const notifications = page.getByRole('dialog', { name: 'Notifications' });
+      await until(() => notifications.getByRole('status').count()).toBe(0);
+      await expectNoViolations(page, 'notifications list');
+      await expectFocusReturns(page, bell);
     });
 
     it('LOLGram: the Saved and Blocked tabs, the author’s menu, and the caption, delete and block dialogs', async () => {

@@ -17,6 +17,7 @@ import {
   milestoneResponseSchema,
   moderationDecisionAnswerSchema,
   moderationQueueEntrySchema,
+  notificationSchema,
   playerActionSchema,
   playerDetailSchema,
   playersPageSchema,
@@ -28,6 +29,7 @@ import {
   saveStateSchema,
   signInInputSchema,
   tapResultSchema,
+  unreadCountSchema,
 } from '@tapgram/shared';
 
 /** What the checks need of a shared (zod) schema. */
@@ -107,6 +109,17 @@ const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
     answer: list(blockedUserSchema),
   },
   { methods: ['GET'], path: /^\/api\/lolgram\/users\/[^/]+\/saved$/, answer: list(postSchema) },
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/notifications\/unread-count$/,
+    answer: one(unreadCountSchema),
+  },
+  {
+    methods: ['POST'],
+    path: /^\/api\/lolgram\/notifications\/read$/,
+    answer: one(unreadCountSchema),
+  },
+  { methods: ['GET'], path: /^\/api\/lolgram\/notifications$/, answer: list(notificationSchema) },
   {
     methods: ['GET', 'PUT'],
     path: /^\/api\/lolgram\/users\/[^/]+$/,

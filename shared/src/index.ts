@@ -13,3 +13,4 @@ export * from './social';
 export * from './admin';
 export * from './game-operators';
 export * from './live';
+export * from './notifications';

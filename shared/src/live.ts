@@ -16,9 +16,13 @@ export const postModerationPushSchema = z.object({
 });
 export type PostModerationPush = z.infer<typeof postModerationPushSchema>;
 
+/** The user's unread notifications changed (at most one push a second, with the latest count). */
+export const notificationsPushSchema = z.object({ unread: z.number().int() });
+
 /** Every push of the live channel, by event name, with its payload's schema. */
 export const liveEventSchemas = {
   'post.moderation': postModerationPushSchema,
+  notifications: notificationsPushSchema,
 } as const;
 
 export type LiveEvents = {

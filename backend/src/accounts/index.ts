@@ -15,6 +15,8 @@ import { UsersService } from './users-service';
 import { resolveViewer } from './viewer';
 import { WalletAuth } from './wallet-auth';
 
+export { createExpiryCleanup, type ExpiryCleanup } from './expiry-cleanup';
+export { EXPIRY_CLEANUP_INTERVAL_MS } from './limits';
 export { adminOf, isAdmin, requireAdmin, type Admin } from './admin';
 export { SESSION_COOKIE, type Session, type SessionStore, type Viewer } from './sessions';
 export { requireViewer, signedInOnly, viewerOf, viewKey } from './viewer';

@@ -110,6 +110,56 @@ function pageFiles(webDir: string): ((pathname: string) => string) | null {
   return (pathname) => pages.get(pathname) ?? shell;
 }
 
+/** The longest a feature's page tags may take: after it, the page goes without them. */
+export const PAGE_HEAD_TIMEOUT_MS = 1000;
+
+/**
+ * The tags the features give for a page's `<head>` (the first that has some), or null: a feature
+ * that fails or takes too long leaves the page as it is, never an error.
+ */
+function pageHeads(features: Feature[], config: Config, logger: Logger) {
+  const heads = features.flatMap((feature) =>
+    feature.pageHead ? [feature.pageHead.bind(feature)] : [],
+  );
+  return async (req: Request): Promise<string | null> => {
+    if (heads.length === 0) return null;
+    const page = {
+      pathname: req.path,
+      origin: config.PUBLIC_ORIGIN ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), PAGE_HEAD_TIMEOUT_MS);
+    });
+    try {
+      for (const head of heads) {
+        const tags = await Promise.race([head(page), late]);
+        if (tags) return tags;
+      }
+      return null;
+    } catch (err) {
+      logger.warn({ err }, 'page head tags failed');
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** The HTML files of the built app, read once each. */
+function htmlFiles() {
+  const read = new Map<string, Promise<string>>();
+  return (file: string) => {
+    let html = read.get(file);
+    if (!html) {
+      html = fs.promises.readFile(file, 'utf8');
+      read.set(file, html);
+      html.catch(() => read.delete(file));
+    }
+    return html;
+  };
+}
+
 export function createApp({
   config,
   logger,
@@ -212,10 +262,19 @@ export function createApp({
     );
     // The app for its own pages (a prerendered page's own HTML, else the plain shell); any other
     // path gets its "Page Not Found" with a real 404.
-    app.get('/{*splat}', compression({ threshold: COMPRESS_THRESHOLD_BYTES }), (req, res) => {
+    // A page may carry tags for its link preview, which a feature gives (a post's, a profile's).
+    const headFor = pageHeads(features, config, logger);
+    const html = htmlFiles();
+    app.get('/{*splat}', compression({ threshold: COMPRESS_THRESHOLD_BYTES }), async (req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
-      res.status(isAppPage(req.path) ? 200 : 404);
-      res.sendFile(pageFor(req.path));
+      const known = isAppPage(req.path);
+      res.status(known ? 200 : 404);
+      const file = pageFor(req.path);
+      const head = known ? await headFor(req) : null;
+      if (!head) return res.sendFile(file);
+      const page = await html(file);
+      // A function, so that no `$&` in a caption is read as a replacement pattern.
+      res.type('html').send(page.replace('</head>', () => `${head}\n  </head>`));
     });
   }
 

@@ -237,6 +237,11 @@ export const envSchema = z
       .enum(['on', 'off'])
       .default('on')
       .transform((value) => value === 'on'),
+    /** `off`: no notifications are written or pushed (the calls answer what is stored). */
+    NOTIFICATIONS: z
+      .enum(['on', 'off'])
+      .default('on')
+      .transform((value) => value === 'on'),
     /** Where images live: local disk under DATA_DIR/images, or an S3-compatible bucket. */
     IMAGE_STORE: z.enum(['local', 's3']).default('local'),
     /** Unset: AWS S3 itself; MinIO and other S3-compatible servers give their address. */

@@ -38,6 +38,13 @@ export interface Feature {
   /** Hot endpoints served without the Express stack, keyed "METHOD /api/path". */
   fastRoutes?: Record<string, FastRoute>;
   attachSocket?(io: SocketServer): void;
+  /**
+   * Tags for the `<head>` of the app's page at `pathname` (link previews: Open Graph, Twitter
+   * card), every value already escaped; null when the page has none. `origin` is this site's, for
+   * absolute links. Asked for every page served, so it must stay cheap (a cache, one indexed
+   * query); a failure or a slow answer serves the page without them.
+   */
+  pageHead?(page: { pathname: string; origin: string }): Promise<string | null>;
   /** Called at start-up, before the server listens (background work may go on after). */
   start?(): Promise<void>;
   /** Called on shutdown after the HTTP server stopped accepting, before pools close. */

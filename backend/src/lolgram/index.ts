@@ -4,6 +4,8 @@ import { NotFoundError } from '../core/errors';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { isImageKey, type Images } from '../images';
 import type { Live } from '../live';
+import { createNotifications } from './notifications';
+import { LinkPreviews } from './previews/link-previews';
 import { createModeration, imageClassifierFor, moderatedPosts, PostScorer } from './moderation';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
@@ -58,6 +60,9 @@ export function createLolgramFeature(
   });
   const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events);
   handlePostEvents(events, { feedCache, live });
+  const notifications = createNotifications(deps, live);
+  const previews = new LinkPreviews(db.pool, images, logger, deps.now);
+  previews.listen(events);
 
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {
@@ -85,14 +90,20 @@ export function createLolgramFeature(
     postsRouter(posts, new OwnPostsService(db.pool, postsRepository, images, events)),
   );
   router.use('/lolgram', moderation.router);
+  router.use('/lolgram', notifications.router);
   return {
     name: 'lolgram',
     router,
     fastRoutes: feedFastRoute(posts, accounts.sessions),
+    pageHead: (page) => previews.headFor(page),
     start: async () => {
       await images.check();
       moderation.start();
+      notifications.start();
     },
-    close: () => moderation.settled(),
+    close: async () => {
+      await moderation.settled();
+      await notifications.close();
+    },
   };
 }

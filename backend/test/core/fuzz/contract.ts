@@ -2,8 +2,8 @@
  * Every endpoint of the /api contract (the routers: game/routes.ts, accounts/users-routes.ts,
  * lolgram/relations/follows-routes.ts, lolgram/relations/blocks-routes.ts,
  * lolgram/saves/saves-routes.ts, lolgram/posts/posts-routes.ts,
- * lolgram/moderation/moderation-routes.ts, core/health.ts), with
- * what each part of a request holds. `{kind}` in a path is a parameter of that kind.
+ * lolgram/moderation/moderation-routes.ts, lolgram/notifications/notifications-routes.ts,
+ * core/health.ts), with what each part of a request holds. `{kind}` in a path is a parameter of that kind.
  */
 export type Kind =
   | 'username'
@@ -160,6 +160,13 @@ export const CONTRACT: Endpoint[] = [
     path: '/api/lolgram/posts/{postId}/report',
     json: { reason: 'reason', details: 'text' },
   },
+  {
+    method: 'GET',
+    path: '/api/lolgram/notifications',
+    query: { limit: 'limit', before: 'cursor' },
+  },
+  { method: 'GET', path: '/api/lolgram/notifications/unread-count' },
+  { method: 'POST', path: '/api/lolgram/notifications/read', json: { upTo: 'cursor' } },
   { method: 'GET', path: '/api/lolgram/admin/moderation/queue' },
   {
     method: 'POST',

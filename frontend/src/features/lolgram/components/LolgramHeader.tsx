@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { useMediaQuery } from '../../../hooks/use-media-query';
 import { useAuth } from '../../auth';
+import { NotificationBell } from './NotificationBell';
 import { UserAvatar } from './UserAvatar';
 import { WalletSlot } from './WalletSlot';
 
@@ -47,6 +48,7 @@ export function LolgramHeader({
           >
             <PlusSquare className="h-6 w-6" aria-hidden="true" />
           </button>
+          {state.isAuthenticated && state.user && <NotificationBell />}
           {state.isAuthenticated && state.user ? (
             <button
               type="button"

@@ -11,6 +11,8 @@ export const lolgramKeys = {
   saved: (userId: string) => ['/api/lolgram/users', userId, 'saved'],
   blocked: (userId: string) => ['/api/lolgram/users', userId, 'blocked'],
   blockStatus: (userId: string) => ['/api/lolgram/users', userId, 'block'],
+  notifications: ['/api/lolgram/notifications'],
+  unreadCount: ['/api/lolgram/notifications/unread-count'],
   userByUsername: (username: string) => [
     '/api/lolgram/users/username',
     encodeURIComponent(username),

@@ -1,0 +1,100 @@
+import type { EventBus } from '../../core/events';
+import '../comments/events';
+import '../moderation/events';
+import '../posts/events';
+import '../relations/events';
+import type { NotificationsService } from './notifications-service';
+
+/**
+ * What users are told, from the domain events. Every handler runs once, on the node where the
+ * event happened ('origin'): the row is written once, and the push goes to the user's room, which
+ * the live channel's adapter carries to whichever node holds their sockets. Nothing for one's own
+ * actions, nor between users who blocked one another (the repository checks both).
+ */
+export function handleNotificationEvents(events: EventBus, service: NotificationsService): void {
+  events.on('lol.added', ({ postId, authorId, actorId }) =>
+    service.notify({
+      userId: authorId,
+      kind: 'lol',
+      groupKey: postId,
+      postId,
+      commentId: null,
+      actorId,
+    }),
+  );
+
+  events.on('follow.added', ({ followerId, userId }) =>
+    service.notify({
+      userId,
+      kind: 'follow',
+      groupKey: '',
+      postId: null,
+      commentId: null,
+      actorId: followerId,
+    }),
+  );
+
+  // A reply tells the author of the comment it answers; a comment (or a reply to someone else's
+  // comment) tells the post's author: one notification each, never two for the same comment.
+  events.on(
+    'comment.added',
+    async ({ commentId, postId, postAuthorId, authorId, parentId, parentAuthorId }) => {
+      if (parentId && parentAuthorId) {
+        await service.notify({
+          userId: parentAuthorId,
+          kind: 'reply',
+          groupKey: parentId,
+          postId,
+          commentId,
+          actorId: authorId,
+        });
+      }
+      if (postAuthorId !== parentAuthorId) {
+        await service.notify({
+          userId: postAuthorId,
+          kind: 'comment',
+          groupKey: postId,
+          postId,
+          commentId,
+          actorId: authorId,
+        });
+      }
+    },
+  );
+
+  // The author hears how moderation went for their post (nobody is named).
+  events.on('post.visibility-changed', ({ postId, authorId, was, now }) => {
+    const kind =
+      now === 'held'
+        ? 'post-held'
+        : now === 'rejected'
+          ? 'post-rejected'
+          : now === 'visible' && (was === 'held' || was === 'rejected')
+            ? 'post-approved'
+            : null;
+    if (!kind) return;
+    return service.notify({
+      userId: authorId,
+      kind,
+      groupKey: postId,
+      postId,
+      commentId: null,
+      actorId: null,
+    });
+  });
+
+  // Those who reported a post hear that it was removed, not who decided.
+  events.on('moderation.decided', async ({ contentType, contentId, decision, reporterIds }) => {
+    if (contentType !== 'post' || decision !== 'rejected') return;
+    for (const reporterId of new Set(reporterIds)) {
+      await service.notify({
+        userId: reporterId,
+        kind: 'report-removed',
+        groupKey: contentId,
+        postId: contentId,
+        commentId: null,
+        actorId: null,
+      });
+    }
+  });
+}

@@ -1,0 +1,164 @@
+import {
+  NOTIFICATION_ACTORS_SHOWN,
+  NOTIFICATION_RETENTION_DAYS,
+  type Notification,
+  type NotificationKind,
+} from '@tapgram/shared';
+import { violates, type Queryable } from '../../core/db';
+import { imageUrl } from '../../images';
+import { encodeCursor, type Cursor } from '../posts/post-cursor';
+import { blockedEitherWay } from '../relations/blocks-repository';
+
+/** One thing to tell a user; `actorId` null for what moderation tells (nobody is named). */
+export interface NotificationInput {
+  userId: string;
+  kind: NotificationKind;
+  /** The group's subject: the post, the replied comment, '' for follows. */
+  groupKey: string;
+  postId: string | null;
+  commentId: string | null;
+  actorId: string | null;
+}
+
+interface NotificationRow {
+  id: string;
+  kind: NotificationKind;
+  post_id: string | null;
+  comment_id: string | null;
+  actor_count: number;
+  read: boolean;
+  updated_at: Date;
+  cursor_at: string;
+  thumbnail_key: string | null;
+  actors: { id: string; username: string; avatar_key: string | null }[];
+}
+
+/** The kinds that name who did it: their rows are shown only while one of them may be shown. */
+const ACTOR_KINDS = `('lol', 'follow', 'comment', 'reply')`;
+
+/** An actor of `n` the user may be told of: still there, and no block between them. */
+const shownActors = `
+  FROM unnest(n.actor_ids) WITH ORDINALITY AS a(id, ord)
+  JOIN lolgram_users u ON u.id = a.id
+ WHERE NOT ${blockedEitherWay('n.user_id', 'a.id')}`;
+
+/** A row the user is shown: one of moderation's, or one with an actor they may be told of. */
+const shownRow = `(n.kind NOT IN ${ACTOR_KINDS} OR EXISTS (SELECT 1 ${shownActors}))`;
+
+/** The notifications table: one row per group while unread, a count and the latest actors. */
+export class NotificationsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * Adds the notification, or adds its actor to the unread one of its group. Nothing for one's
+   * own action, an actor blocked either way, or a post or user gone meanwhile; answers whether a
+   * row was written.
+   */
+  async record(input: NotificationInput): Promise<boolean> {
+    const { userId, kind, groupKey, postId, commentId, actorId } = input;
+    if (actorId === userId) return false;
+    try {
+      const { rowCount } = await this.db.query(
+        `INSERT INTO notifications AS n
+                (user_id, kind, group_key, post_id, comment_id, actor_ids, actor_count)
+         SELECT $1::uuid, $2::text, $3::text, $4::uuid, $5::uuid,
+                CASE WHEN $6::uuid IS NULL THEN '{}'::uuid[] ELSE ARRAY[$6::uuid] END,
+                CASE WHEN $6::uuid IS NULL THEN 0 ELSE 1 END
+          WHERE $6::uuid IS NULL OR NOT ${blockedEitherWay('$1::uuid', '$6::uuid')}
+         ON CONFLICT (user_id, kind, group_key) WHERE read_at IS NULL DO UPDATE
+            SET actor_ids = CASE WHEN $6::uuid IS NULL THEN n.actor_ids
+                  ELSE (ARRAY[$6::uuid] || array_remove(n.actor_ids, $6::uuid))[1:${NOTIFICATION_ACTORS_SHOWN}] END,
+                actor_count = n.actor_count
+                  + CASE WHEN $6::uuid IS NULL OR $6::uuid = ANY (n.actor_ids) THEN 0 ELSE 1 END,
+                comment_id = COALESCE(EXCLUDED.comment_id, n.comment_id),
+                updated_at = now()`,
+        [userId, kind, groupKey, postId, commentId, actorId],
+      );
+      return (rowCount ?? 0) > 0;
+    } catch (error) {
+      // The post was deleted, or the user left, between the action and its notification.
+      if (violates(error, 'foreignKey')) return false;
+      throw error;
+    }
+  }
+
+  /** The user's notifications, the latest changed first, a page at a time. */
+  async list(userId: string, limit: number, before: Cursor | null): Promise<Notification[]> {
+    const { rows } = await this.db.query<NotificationRow>(
+      `SELECT n.id, n.kind, n.post_id, n.comment_id, n.actor_count, n.read_at IS NOT NULL AS read,
+              n.updated_at, n.updated_at::text AS cursor_at,
+              -- One's own post's, while its image is served (a rejected post's is not).
+              CASE WHEN p.user_id = n.user_id AND p.status <> 'rejected' THEN p.thumbnail_key
+              END AS thumbnail_key,
+              COALESCE((SELECT json_agg(json_build_object('id', u.id, 'username', u.username,
+                                                          'avatar_key', u.avatar_key)
+                                        ORDER BY a.ord)
+                         ${shownActors}), '[]'::json) AS actors
+         FROM notifications n
+         LEFT JOIN posts p ON p.id = n.post_id
+        WHERE n.user_id = $1
+          AND ($3::timestamptz IS NULL OR (n.updated_at, n.id) < ($3::timestamptz, $4::uuid))
+          AND ${shownRow}
+        ORDER BY n.updated_at DESC, n.id DESC
+        LIMIT $2`,
+      [userId, limit, before?.at ?? null, before?.id ?? null],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      postId: row.post_id,
+      postThumbnail: row.thumbnail_key ? imageUrl(row.thumbnail_key) : null,
+      commentId: row.comment_id,
+      actors: row.actors.map((actor) => ({
+        id: actor.id,
+        username: actor.username,
+        avatar: actor.avatar_key ? imageUrl(actor.avatar_key) : null,
+      })),
+      actorCount: row.actor_count,
+      read: row.read,
+      updatedAt: row.updated_at.toISOString(),
+      cursor: encodeCursor(row.cursor_at, row.id),
+    }));
+  }
+
+  async unreadCount(userId: string): Promise<number> {
+    const { rows } = await this.db.query<{ unread: number }>(
+      `SELECT count(*)::int AS unread FROM notifications n
+        WHERE n.user_id = $1 AND n.read_at IS NULL AND ${shownRow}`,
+      [userId],
+    );
+    return rows[0].unread;
+  }
+
+  /** Marks read the user's unread notifications (those not changed after `upTo` when given). */
+  async markRead(userId: string, upTo: Cursor | null): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `UPDATE notifications SET read_at = now()
+        WHERE user_id = $1 AND read_at IS NULL
+          AND ($2::timestamptz IS NULL OR (updated_at, id) <= ($2::timestamptz, $3::uuid))`,
+      [userId, upTo?.at ?? null, upTo?.id ?? null],
+    );
+    return rowCount ?? 0;
+  }
+
+  /**
+   * Deletes what has not changed for the retention period, a batch at a time; nodes pruning at
+   * once skip each other's rows. Answers how many rows went.
+   */
+  async deleteExpired(now = new Date()): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const { rowCount } = await this.db.query(
+        `DELETE FROM notifications WHERE id IN (
+           SELECT id FROM notifications
+            WHERE updated_at < $1::timestamptz - make_interval(days => $2)
+            LIMIT $3 FOR UPDATE SKIP LOCKED)`,
+        [now, NOTIFICATION_RETENTION_DAYS, PRUNE_BATCH],
+      );
+      deleted += rowCount ?? 0;
+      if ((rowCount ?? 0) < PRUNE_BATCH) return deleted;
+    }
+  }
+}
+
+const PRUNE_BATCH = 5_000;

@@ -1,0 +1,39 @@
+import type { Notification, UnreadCount } from '@tapgram/shared';
+import { ValidationError } from '../../core/errors';
+import type { Viewer } from '../../accounts';
+import { parseCursor } from '../posts/post-cursor';
+import type { NotificationInput, NotificationsRepository } from './notifications-repository';
+import type { UnreadPusher } from './unread-pusher';
+
+/**
+ * A user's notifications: written by the event handlers, read and marked read by their owner only
+ * (every call is about the signed-in viewer's own; there is no way to name another user's).
+ */
+export class NotificationsService {
+  constructor(
+    private readonly notifications: NotificationsRepository,
+    private readonly pusher: UnreadPusher,
+  ) {}
+
+  /** Writes a notification (or adds to its group) and tells the user's screens. */
+  async notify(input: NotificationInput): Promise<void> {
+    if (await this.notifications.record(input)) this.pusher.changed(input.userId);
+  }
+
+  list(viewer: Viewer, page: { limit: number; before?: string }): Promise<Notification[]> {
+    const before = page.before ? parseCursor(page.before) : null;
+    if (page.before && !before) throw new ValidationError('Invalid cursor');
+    return this.notifications.list(viewer.id, page.limit, before);
+  }
+
+  async unread(viewer: Viewer): Promise<UnreadCount> {
+    return { unread: await this.notifications.unreadCount(viewer.id) };
+  }
+
+  async markRead(viewer: Viewer, upTo?: string): Promise<UnreadCount> {
+    const until = upTo ? parseCursor(upTo) : null;
+    if (upTo && !until) throw new ValidationError('Invalid cursor');
+    if ((await this.notifications.markRead(viewer.id, until)) > 0) this.pusher.changed(viewer.id);
+    return this.unread(viewer);
+  }
+}
