@@ -1,10 +1,22 @@
+import { FEED_CARD_COMMENTS } from '@tapgram/shared';
 import { Router } from 'express';
 import type { Accounts } from '../accounts';
 import { NotFoundError } from '../core/errors';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { isImageKey, type Images } from '../images';
 import type { Live } from '../live';
-import { createModeration, imageClassifierFor, moderatedPosts, PostScorer } from './moderation';
+import { CommentsRepository } from './comments/comments-repository';
+import { commentsRouter } from './comments/comments-routes';
+import { CommentsService } from './comments/comments-service';
+import { COMMENT_LIMITS } from './comments/limits';
+import {
+  createModeration,
+  imageClassifierFor,
+  moderatedComments,
+  moderatedPosts,
+  PostScorer,
+} from './moderation';
+import { createRateLimits } from '../core/limiter';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
 import { OwnPostsService } from './posts/own-posts-service';
@@ -42,10 +54,12 @@ export function createLolgramFeature(
   const blocks = new BlocksRepository(db.pool);
   const follows = new FollowsRepository(db.pool);
   const postsRepository = new PostsRepository(db.pool, accounts.users);
+  const commentsRepository = new CommentsRepository(db.pool, postsRepository);
   const classifier = imageClassifier !== undefined ? imageClassifier : imageClassifierFor(config);
   const moderation = createModeration(deps, {
     posts: postsRepository,
-    // What LOLGram moderates: its posts, checked by their image and caption.
+    comments: commentsRepository,
+    // What LOLGram moderates: its posts, checked by their image and caption, and its comments.
     contentTypes: [
       moderatedPosts({
         posts: postsRepository,
@@ -53,11 +67,33 @@ export function createLolgramFeature(
         scorer: new PostScorer(classifier, logger),
         events,
       }),
+      moderatedComments({ comments: commentsRepository, events }),
     ],
     imageClassifier: classifier,
   });
-  const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events);
+  const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events, {
+    firstComments: (postIds, viewerId) =>
+      commentsRepository.firstComments(postIds, viewerId, FEED_CARD_COMMENTS),
+  });
   handlePostEvents(events, { feedCache, live });
+  const limits = createRateLimits(deps.redis, config.REDIS_PREFIX);
+  const comments = new CommentsService(
+    db.pool,
+    commentsRepository,
+    postsRepository,
+    blocks,
+    {
+      perUser: limits('comment-user', {
+        ...COMMENT_LIMITS.perUser,
+        limit: config.COMMENTS_PER_MINUTE ?? COMMENT_LIMITS.perUser.limit,
+      }),
+      perPost: limits('comment-post', {
+        ...COMMENT_LIMITS.perPost,
+        limit: config.COMMENTS_PER_POST_PER_MINUTE ?? COMMENT_LIMITS.perPost.limit,
+      }),
+    },
+    events,
+  );
 
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {
@@ -84,6 +120,7 @@ export function createLolgramFeature(
     '/lolgram',
     postsRouter(posts, new OwnPostsService(db.pool, postsRepository, images, events)),
   );
+  router.use('/lolgram', commentsRouter(comments));
   router.use('/lolgram', moderation.router);
   return {
     name: 'lolgram',
