@@ -9,6 +9,8 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { apiRequest } from '../../../lib/api';
 import { isPostsQuery, lolgramKeys } from './query-keys';
 
+const CHECKING_POLL_MS = 1000;
+
 /** A post's thread, oldest first, a page at a time (each reply under its comment). */
 export function useThread(postId: string) {
   const query = useInfiniteQuery({
@@ -24,12 +26,22 @@ export function useThread(postId: string) {
     },
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+    // While one of the reader's own comments is being checked, the thread is read again each
+    // second: it shows where the check left it (public, or held) without a reload.
+    refetchInterval: (current) =>
+      current.state.data?.pages.some((page) =>
+        page.comments.some((comment) => comment.moderation === 'checking'),
+      )
+        ? CHECKING_POLL_MS
+        : false,
   });
   const pages = query.data?.pages ?? [];
   return {
     ...query,
     comments: pages.flatMap((page) => page.comments),
     commentsOff: pages[0]?.commentsOff ?? false,
+    /** The post's public comments and replies, as the thread was last read. */
+    commentCount: pages[0]?.commentCount,
   };
 }
 

@@ -76,7 +76,7 @@ export function CommentThread({
         <h2 id={headingId} className="flex-1 text-base font-bold">
           Comments
           <span className="ml-2 text-sm font-normal text-slate-400">
-            {pluralize(post.commentCount, 'comment')}
+            {pluralize(thread.commentCount ?? post.commentCount, 'comment')}
           </span>
         </h2>
         {isAuthor && !notPublic && (
