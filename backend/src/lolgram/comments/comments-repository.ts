@@ -162,7 +162,9 @@ export class CommentsRepository {
                OR (c.parent_id IS NULL AND c.status <> 'checking' AND EXISTS (
                      SELECT 1 FROM post_comments r
                       WHERE r.parent_id = c.id AND r.status = 'visible'
-                        AND NOT ${blockedEitherWay('$2::uuid', 'r.user_id')})))
+                        AND NOT ${blockedEitherWay('$2::uuid', 'r.user_id')}
+                      -- LIMIT keeps it a probe of the replies index, never a hash of every reply.
+                      LIMIT 1)))
         ORDER BY c.thread_seq, c.seq LIMIT $3`,
       values: [postId, viewerId ?? NOBODY, limit + 1, after?.threadSeq ?? '0', after?.seq ?? '0'],
     });
