@@ -92,6 +92,13 @@ describe.runIf(executable)('LOLGram comments in a browser', () => {
       await until(() => fan.getByText('2 comments').isVisible()).toBe(true);
       await shot('thread', fan);
       await expectNoViolations(fan, 'the thread');
+      // The feed card shows the first comments and opens the whole thread.
+      await fan.goto(`${server.url}/lolgram`);
+      const feedCard = fan.getByRole('article', { name: `Post by ${author.username}` });
+      await until(() => feedCard.getByText('first!').isVisible()).toBe(true);
+      await feedCard.screenshot({ path: screenshotPath(`comments-card-${width}`) });
+      await feedCard.getByRole('link', { name: 'View all 2 comments' }).click();
+      await until(() => first.isVisible()).toBe(true);
 
       // Its author deletes a comment after a confirmation (here they think again).
       await first
@@ -164,6 +171,12 @@ describe.runIf(executable)('LOLGram comments in a browser', () => {
       ).toBe(true);
       await shot('blocked', fan);
       await expectNoViolations(fan, 'the refused comment');
+      if (width === 360) {
+        // The narrowest phone: nothing runs off the side.
+        await fan.setViewportSize({ width: 320, height: 740 });
+        await until(() => fan.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+        await shot('thread-320', fan);
+      }
     });
   }
 });
