@@ -65,10 +65,10 @@ export class QueueRepository {
       reporterId,
     ]);
     const { rows } = await client.query<{ n: number }>(
-      `SELECT (SELECT count(*) FROM post_reports
-                WHERE reporter_id = $1 AND created_at > now() - interval '1 hour')
-            + (SELECT count(*) FROM comment_reports
-                WHERE reporter_id = $1 AND created_at > now() - interval '1 hour')::int AS n`,
+      `SELECT ((SELECT count(*) FROM post_reports
+                 WHERE reporter_id = $1 AND created_at > now() - interval '1 hour')
+             + (SELECT count(*) FROM comment_reports
+                 WHERE reporter_id = $1 AND created_at > now() - interval '1 hour'))::int AS n`,
       [reporterId],
     );
     return rows[0].n;
