@@ -16,7 +16,12 @@ const DATABASE_URL =
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const USERS = 1_000;
-const POSTS = 10_000;
+// The counts shrink for a smoke run (BENCH_POSTS=500 BENCH_COMMENTS=2000 BENCH_THREAD=100 ...).
+const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);
+const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 100_000);
+const THREAD = Number(process.env.BENCH_THREAD ?? 1_000);
+const THREAD_PASSES = Number(process.env.BENCH_THREAD_PASSES ?? 20);
+const THREAD_CONCURRENCY = 4;
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 24);
 const UPLOAD_CONCURRENCY = 4;
 /** (4): this many LOLs on one post, by as many users, spread evenly over this many seconds. */
@@ -147,6 +152,78 @@ async function lolStorm(
   };
 }
 
+/**
+ * `COMMENTS` public comments spread over the posts (one in five a reply to the comment before it
+ * on the same post), with the posts' counts; answers the post that gets a thread of `THREAD`.
+ */
+async function seedComments(db: pg.Client): Promise<string> {
+  const spread = Math.max(0, COMMENTS - THREAD);
+  await db.query(
+    `WITH p AS (SELECT array_agg(id ORDER BY created_at DESC) AS a FROM posts),
+          u AS (SELECT array_agg(id) AS a FROM lolgram_users)
+     INSERT INTO post_comments (post_id, user_id, thread_seq, body, status, created_at)
+     SELECT p.a[2 + i % (array_length(p.a, 1) - 1)], u.a[1 + i % array_length(u.a, 1)], 0,
+            'bench comment ' || i, 'visible', now() - interval '1 hour' + i * interval '1 ms'
+       FROM generate_series(1, $1) AS i, p, u`,
+    [spread],
+  );
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM posts ORDER BY created_at DESC LIMIT 1',
+  );
+  const threadPost = rows[0].id;
+  await db.query(
+    `WITH u AS (SELECT array_agg(id) AS a FROM lolgram_users)
+     INSERT INTO post_comments (post_id, user_id, thread_seq, body, status, created_at)
+     SELECT $2, u.a[1 + i % array_length(u.a, 1)], 0, 'thread comment ' || i, 'visible',
+            now() - interval '1 hour' + i * interval '1 ms'
+       FROM generate_series(1, $1) AS i, u`,
+    [THREAD, threadPost],
+  );
+  await db.query('UPDATE post_comments SET thread_seq = seq');
+  // One in five becomes a reply to the comment written just before it on its post.
+  await db.query(
+    `UPDATE post_comments c SET parent_id = prev.id, thread_seq = prev.seq
+       FROM (SELECT id, seq, lag(id) OVER w AS prev_id, lag(seq) OVER w AS prev_seq,
+                    row_number() OVER w AS n
+               FROM post_comments WINDOW w AS (PARTITION BY post_id ORDER BY seq)) x
+       JOIN post_comments prev ON prev.id = x.prev_id
+      WHERE c.id = x.id AND x.n % 5 = 0 AND prev.parent_id IS NULL`,
+  );
+  await db.query(
+    `UPDATE posts p SET comment_count = c.n
+       FROM (SELECT post_id, count(*)::int AS n FROM post_comments GROUP BY post_id) c
+      WHERE c.post_id = p.id`,
+  );
+  await db.query('ANALYZE');
+  return threadPost;
+}
+
+/** Reads a whole thread page by page, `THREAD_PASSES` times, a few readers at once. */
+async function pageThread(url: string, postId: string) {
+  const latencies: number[] = [];
+  let pages = 0;
+  let pass = 0;
+  await Promise.all(
+    Array.from({ length: THREAD_CONCURRENCY }, async () => {
+      while (pass < THREAD_PASSES) {
+        pass += 1;
+        let after: string | null = null;
+        do {
+          const query: string = after ? `&after=${after}` : '';
+          const t0 = performance.now();
+          const res = await fetch(`${url}/api/lolgram/posts/${postId}/comments?limit=20${query}`);
+          if (res.status !== 200) throw new Error(`thread: ${res.status} ${await res.text()}`);
+          const page = (await res.json()) as { nextCursor: string | null };
+          latencies.push(performance.now() - t0);
+          pages += 1;
+          after = page.nextCursor;
+        } while (after);
+      }
+    }),
+  );
+  return { ...summarize(latencies), pages };
+}
+
 /** A 4000x3000 photo-like JPEG: noise, so that it compresses like a real photo. */
 function bigJpeg(): Promise<Buffer> {
   const noise = { type: 'gaussian', mean: 128, sigma: 40 } as const;
@@ -193,6 +270,36 @@ async function main() {
         'p99 ms': feed.p99,
         'ratio to (1)': round(feed.requestsPerSecond / ceiling.figures['req/s']),
         'non-2xx': feed.other,
+      },
+    });
+
+    console.log(`2b/4 feed with comments: seeding ${COMMENTS} comments, a thread of ${THREAD}`);
+    const seeding = new pg.Client({ connectionString: dbUrl });
+    await seeding.connect();
+    const threadPost = await seedComments(seeding);
+    await seeding.end();
+    const commented = await cannon({
+      url: `${app.url}/api/lolgram/posts/feed?limit=20`,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+    });
+    rows.push({
+      name: `(2b) GET /api/lolgram/posts/feed?limit=20, ${POSTS} posts and ${COMMENTS} comments (first two per card)`,
+      figures: {
+        'req/s': commented.requestsPerSecond,
+        'p50 ms': commented.p50,
+        'p99 ms': commented.p99,
+        'ratio to (1)': round(commented.requestsPerSecond / ceiling.figures['req/s']),
+        'non-2xx': commented.other,
+      },
+    });
+    const thread = await pageThread(app.url, threadPost);
+    rows.push({
+      name: `(2c) GET /api/lolgram/posts/:id/comments?limit=20, a thread of ${THREAD} paged to its end, ${THREAD_CONCURRENCY} readers`,
+      figures: {
+        pages: thread.pages,
+        'p50 ms': round(thread.p50, 1),
+        'p99 ms': round(thread.p99, 1),
       },
     });
 
@@ -275,6 +382,7 @@ async function main() {
   writeReport('lolgram', 'LOLGram', 'npm run bench', rows, [
     `${CONNECTIONS} connections for ${SECONDS} s in (1) and (2); the feed is read anonymously (the viewer's LOLs are looked up per post when signed in).`,
     `(4) paces ${LOLS} LOLs by ${LOLS} users evenly over ${LOL_SECONDS} s on one post while its author listens on the live channel: the LOL call's latency, the server's CPU over the run, the notification rows written and the pushes the author received; (4b) is the same run on a backend started with NOTIFICATIONS=off.`,
+    `${CONNECTIONS} connections for ${SECONDS} s in (1), (2) and (2b); the feed is read anonymously (the viewer's LOLs are looked up per post when signed in). (2b) is (2) once the comments are in: each page carries the first two comments of each post, read for the whole page in one query. (2c) reads every page of one post's thread (${THREAD} comments, one in five a reply), ${THREAD_PASSES} times, ${THREAD_CONCURRENCY} readers at a time; the aim is under 20 ms at p99.`,
     'The upload runs the whole pipeline: header check (format, sides, area, decoded bytes), one decode to a bounded intermediate (rotated and shrunk on the way), full size, thumbnail and their WebP copies made from it, store; one image at a time per process (the image queue); the automatic moderation check runs after the answer.',
   ]);
 }

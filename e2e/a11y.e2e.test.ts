@@ -1,24 +1,15 @@
-import AxeBuilder from '@axe-core/playwright';
 import { Keypair } from '@solana/web3.js';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { expectNoViolations } from './axe';
 import { photo } from './seed';
 import { adminTabs, memberPlaying, seededSuite, until } from './setup';
 
 const executable = chromiumPath();
 /** A phone and a desktop. */
 const WIDTHS = [360, 1280];
-
-/** axe-core's whole rule set (WCAG A and AA, and its best practices) finds nothing. */
-async function expectNoViolations(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const found = violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  expect(found, what).toEqual([]);
-}
 
 /** Escape closes the open dialog, and the focus is back on the control that opened it. */
 async function expectFocusReturns(page: Page, opener: Locator) {

@@ -444,6 +444,10 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await expect.poll(() => item.isVisible()).toBe(true);
     await admin.screenshot({ path: screenshotPath('admin-queue'), fullPage: true });
     await item.getByRole('button', { name: 'Reject' }).click();
+    // Rejecting asks first.
+    const confirmReject = admin.getByRole('dialog', { name: 'Reject this post?' });
+    await expect.poll(() => confirmReject.isVisible()).toBe(true);
+    await confirmReject.getByRole('button', { name: 'Reject' }).click();
     await expect.poll(() => item.count()).toBe(0);
 
     await reporter.goto(`${server.url}/lolgram`);

@@ -89,7 +89,7 @@ export async function post(url: string, path: string, body: unknown, cookie?: st
 }
 
 /** Uploads a post as the signed-in `author` (a cookie), with a location or not. */
-async function upload(
+export async function upload(
   url: string,
   author: { id: string; cookie: string },
   caption: string,

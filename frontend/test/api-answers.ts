@@ -3,6 +3,9 @@ import {
   avatarAnswerSchema,
   blockedUserSchema,
   blockStateSchema,
+  commentPageSchema,
+  commentSchema,
+  commentsOffStateSchema,
   errorBodySchema,
   followStatusSchema,
   gameConfigSchema,
@@ -127,6 +130,27 @@ const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
   },
 
   { methods: ['POST'], path: /^\/api\/lolgram\/posts$/, answer: one(postSchema) },
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/posts\/[^/]+\/comments$/,
+    answer: one(commentPageSchema),
+  },
+  {
+    methods: ['POST'],
+    path: /^\/api\/lolgram\/posts\/[^/]+\/comments$/,
+    answer: one(commentSchema),
+  },
+  {
+    methods: ['PUT', 'DELETE'],
+    path: /^\/api\/lolgram\/posts\/[^/]+\/comments-off$/,
+    answer: one(commentsOffStateSchema),
+  },
+  { methods: ['DELETE'], path: /^\/api\/lolgram\/comments\/[^/]+$/, answer: 'no content' },
+  {
+    methods: ['POST'],
+    path: /^\/api\/lolgram\/comments\/[^/]+\/report$/,
+    answer: one(reportAnswerSchema),
+  },
   {
     methods: ['GET'],
     path: /^\/api\/lolgram\/posts\/(feed|located|user\/[^/]+)$/,

@@ -35,7 +35,7 @@ export type ReportReason = z.infer<typeof reportReasonSchema>;
 
 export const REPORT_DETAILS_MAX = 500;
 
-/** POST /api/lolgram/posts/:id/report: a reason from the list, and optionally the reporter's words. */
+/** POST /api/lolgram/posts/:id/report (and /comments/:id/report): a reason from the list, and optionally the reporter's words. */
 export const reportBodySchema = z.object({
   reason: reportReasonSchema,
   details: text()
@@ -64,6 +64,9 @@ export const moderationDecisionAnswerSchema = z.object({
   moderatorId: z.string(),
   postStatus: postStatusSchema.nullable(),
   previousPostStatus: postStatusSchema.nullable(),
+  /** The content's status after the decision and before it, whatever its type (null: gone). */
+  status: z.string().nullable(),
+  previousStatus: z.string().nullable(),
 });
 export type ModerationDecisionAnswer = z.infer<typeof moderationDecisionAnswerSchema>;
 
@@ -71,7 +74,7 @@ export type ModerationDecisionAnswer = z.infer<typeof moderationDecisionAnswerSc
  * What moderation knows how to check, queue and decide. A new kind of content joins the list with
  * its preview below, a scorer and an adapter on the server, and a renderer on the dashboard.
  */
-export const MODERATED_CONTENT_TYPES = ['post'] as const;
+export const MODERATED_CONTENT_TYPES = ['post', 'comment'] as const;
 export const moderatedContentTypeSchema = z.enum(MODERATED_CONTENT_TYPES);
 export type ModeratedContentType = z.infer<typeof moderatedContentTypeSchema>;
 
@@ -84,6 +87,17 @@ export const postPreviewSchema = z.object({
   status: z.string(),
 });
 export type PostPreview = z.infer<typeof postPreviewSchema>;
+
+/** What the dashboard shows of a comment under review: its text, with the post it is on. */
+export const commentModerationPreviewSchema = z.object({
+  text: z.string(),
+  username: z.string(),
+  status: z.string(),
+  postId: z.string(),
+  postCaption: z.string(),
+  postThumbnailUrl: z.string(),
+});
+export type CommentModerationPreview = z.infer<typeof commentModerationPreviewSchema>;
 
 const queueEntryFields = {
   id: z.string(),
@@ -103,6 +117,11 @@ export const moderationQueueEntrySchema = z.discriminatedUnion('contentType', [
     ...queueEntryFields,
     contentType: z.literal('post'),
     post: postPreviewSchema.nullable(),
+  }),
+  z.object({
+    ...queueEntryFields,
+    contentType: z.literal('comment'),
+    comment: commentModerationPreviewSchema.nullable(),
   }),
 ]);
 export type ModerationQueueEntry = z.infer<typeof moderationQueueEntrySchema>;

@@ -10,6 +10,7 @@ export * from './board-delta';
 export * from './ranks';
 export * from './lolgram';
 export * from './social';
+export * from './comments';
 export * from './admin';
 export * from './game-operators';
 export * from './live';

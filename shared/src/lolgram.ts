@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { commentPreviewSchema } from './comments';
 import { FEED_LIMIT, USER_POSTS_PAGE } from './constants';
 import {
   bioSchema,
@@ -124,6 +125,10 @@ export const postSchema = z.object({
   /** Whether the viewer keeps it in their Saved grid (false for visitors). */
   isSaved: z.boolean(),
   commentCount: z.number().int(),
+  /** Its author turned comments off: no new comment or reply. */
+  commentsOff: z.boolean(),
+  /** On feed pages only: the post's first comments that the reader may see (at most two). */
+  firstComments: z.array(commentPreviewSchema).optional(),
   createdAt: z.string(),
   canMintNFT: z.boolean(),
   /** Opaque: pass it as `before` to read the posts after this one. */

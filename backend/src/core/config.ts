@@ -215,6 +215,9 @@ export const envSchema = z
     SIGNUPS_PER_HOUR: wholeAboveZero().optional(),
     /** Unset: LOLGram's own limit (lolgram/limits.ts). */
     UPLOADS_PER_HOUR: wholeAboveZero().optional(),
+    /** Unset: LOLGram's own limits (lolgram/comments/limits.ts). */
+    COMMENTS_PER_MINUTE: wholeAboveZero().optional(),
+    COMMENTS_PER_POST_PER_MINUTE: wholeAboveZero().optional(),
     // New game sockets per client address, counted across every process through Redis. Many
     // real players share one address (a carrier's NAT, an event venue's Wi-Fi, whose whole crowd
     // reconnects at once after a restart), so the defaults are generous: 500 at once, then 500

@@ -1,3 +1,4 @@
+import { FEED_CARD_COMMENTS } from '@tapgram/shared';
 import { Router } from 'express';
 import type { Accounts } from '../accounts';
 import { NotFoundError } from '../core/errors';
@@ -6,7 +7,18 @@ import { isImageKey, type Images } from '../images';
 import type { Live } from '../live';
 import { createNotifications } from './notifications';
 import { LinkPreviews } from './previews/link-previews';
-import { createModeration, imageClassifierFor, moderatedPosts, PostScorer } from './moderation';
+import { CommentsRepository } from './comments/comments-repository';
+import { commentsRouter } from './comments/comments-routes';
+import { CommentsService } from './comments/comments-service';
+import { COMMENT_LIMITS } from './comments/limits';
+import {
+  createModeration,
+  imageClassifierFor,
+  moderatedComments,
+  moderatedPosts,
+  PostScorer,
+} from './moderation';
+import { createRateLimits } from '../core/limiter';
 import type { ImageClassifier } from './moderation/scoring';
 import { FeedCache } from './posts/feed-cache';
 import { OwnPostsService } from './posts/own-posts-service';
@@ -44,10 +56,12 @@ export function createLolgramFeature(
   const blocks = new BlocksRepository(db.pool);
   const follows = new FollowsRepository(db.pool);
   const postsRepository = new PostsRepository(db.pool, accounts.users);
+  const commentsRepository = new CommentsRepository(db.pool, postsRepository);
   const classifier = imageClassifier !== undefined ? imageClassifier : imageClassifierFor(config);
   const moderation = createModeration(deps, {
     posts: postsRepository,
-    // What LOLGram moderates: its posts, checked by their image and caption.
+    comments: commentsRepository,
+    // What LOLGram moderates: its posts, checked by their image and caption, and its comments.
     contentTypes: [
       moderatedPosts({
         posts: postsRepository,
@@ -55,14 +69,36 @@ export function createLolgramFeature(
         scorer: new PostScorer(classifier, logger),
         events,
       }),
+      moderatedComments({ comments: commentsRepository, events }),
     ],
     imageClassifier: classifier,
   });
-  const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events);
+  const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events, {
+    firstComments: (postIds, viewerId) =>
+      commentsRepository.firstComments(postIds, viewerId, FEED_CARD_COMMENTS),
+  });
   handlePostEvents(events, { feedCache, live });
   const notifications = createNotifications(deps, live);
   const previews = new LinkPreviews(db.pool, images, logger, deps.now);
   previews.listen(events);
+  const limits = createRateLimits(deps.redis, config.REDIS_PREFIX);
+  const comments = new CommentsService(
+    db.pool,
+    commentsRepository,
+    postsRepository,
+    blocks,
+    {
+      perUser: limits('comment-user', {
+        ...COMMENT_LIMITS.perUser,
+        limit: config.COMMENTS_PER_MINUTE ?? COMMENT_LIMITS.perUser.limit,
+      }),
+      perPost: limits('comment-post', {
+        ...COMMENT_LIMITS.perPost,
+        limit: config.COMMENTS_PER_POST_PER_MINUTE ?? COMMENT_LIMITS.perPost.limit,
+      }),
+    },
+    events,
+  );
 
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {
@@ -89,6 +125,7 @@ export function createLolgramFeature(
     '/lolgram',
     postsRouter(posts, new OwnPostsService(db.pool, postsRepository, images, events)),
   );
+  router.use('/lolgram', commentsRouter(comments));
   router.use('/lolgram', moderation.router);
   router.use('/lolgram', notifications.router);
   return {

@@ -72,6 +72,23 @@ async function seed(server: TestServer) {
     201,
   );
   const queue = expectStatus(await admin.agent.get('/api/lolgram/admin/moderation/queue'), 200);
+  const comment = expectStatus(
+    await user.agent.post(`/api/lolgram/posts/${post.id}/comments`).send({ text: 'first' }),
+    201,
+  );
+  // A reply answers a public comment: its automatic check has ended.
+  await expect
+    .poll(async () => {
+      const thread = await api().get(`/api/lolgram/posts/${post.id}/comments`);
+      return (thread.body as { comments: { id: string }[] }).comments.length;
+    })
+    .toBe(1);
+  const reply = expectStatus(
+    await admin.agent
+      .post(`/api/lolgram/posts/${post.id}/comments`)
+      .send({ text: 'a reply', parentId: comment.body.id }),
+    201,
+  );
   const wallet = new TestWallet();
   const proofs = [];
   for (let i = 0; i < PROOFS; i += 1) {
@@ -97,6 +114,8 @@ async function seed(server: TestServer) {
     userIds: [user.user.id, admin.user.id],
     usernames: [user.user.username, admin.user.username],
     postIds: [post.id, usersPost.id],
+    commentIds: [comment.body.id, reply.body.id],
+    commentCursor: '1.1',
     queueId: queue.body[0].id,
     imageKey: new URL(usersPost.imageUrl, server.url).pathname.replace('/api/lolgram/images/', ''),
     cursor: post.cursor,
@@ -119,6 +138,8 @@ describe.each(storageModes)('fuzzing the API (%s storage)', (mode) => {
         TAP_RATE_PER_SECOND: '1000000',
         TAP_BURST: '1000000',
         MODERATION_REPORTS_PER_HOUR: '1000000',
+        COMMENTS_PER_MINUTE: '1000000',
+        COMMENTS_PER_POST_PER_MINUTE: '1000000',
       },
     });
   });

@@ -129,6 +129,8 @@ describe('the admin page', () => {
         moderatorId: admin.id,
         postStatus: 'visible',
         previousPostStatus: 'visible',
+        status: 'visible',
+        previousStatus: 'visible',
       }),
     );
     renderAdmin();

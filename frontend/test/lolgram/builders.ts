@@ -41,6 +41,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     isLiked: false,
     isSaved: false,
     commentCount: 0,
+    commentsOff: false,
     createdAt: '2026-11-01T12:00:00.000Z',
     canMintNFT: false,
     cursor: `cursor-${id}`,

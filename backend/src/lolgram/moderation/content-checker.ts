@@ -28,7 +28,10 @@ export class ContentChecker {
     private readonly settings: CheckSettings,
     private readonly logger: Logger,
   ) {
-    for (const type of types.all()) type.checkNew((id) => this.checkNow(type, id));
+    for (const type of types.all()) {
+      type.checkNew((id) => this.checkNow(type, id));
+      type.checkChanged?.((id) => this.track(this.checkAgain(type, id)));
+    }
   }
 
   /**
@@ -76,6 +79,32 @@ export class ContentChecker {
       const last = batch[batch.length - 1];
       after = { at: last.createdAt, id: last.id };
     }
+  }
+
+  /**
+   * Checks again an item that changed after it was public: at the queue threshold it enters the
+   * queue, and at the hold threshold it is held until a moderator decides.
+   */
+  private async checkAgain(type: ModeratedContent, id: string): Promise<void> {
+    const scored = await type.score(id);
+    if (!scored) return;
+    const { score, reasons, complete } = scored;
+    if (complete && score < this.settings.queueThreshold) return;
+    const hold = score >= this.settings.holdThreshold;
+    const moved = await withTransaction(this.pool, async (client) => {
+      const move = hold && type.holdAgain ? await type.holdAgain(client, id) : null;
+      const held = move !== null && move.was !== move.now;
+      const why = reasons.join(', ') || 'score at the queue threshold';
+      await this.queue.enqueue(client, {
+        contentType: type.type,
+        contentId: id,
+        aiScore: score,
+        reason: `Edited, automatic check ${score.toFixed(2)}${held ? ', held' : ''}: ${why}`,
+        report: false,
+      });
+      return move;
+    });
+    if (moved && moved.was !== moved.now) type.announce(id, moved);
   }
 
   private async check(type: ModeratedContent, id: string): Promise<void> {

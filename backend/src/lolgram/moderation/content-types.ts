@@ -20,10 +20,17 @@ export type PreviewOf<T extends ModeratedContentType> = QueueEntryOf<T>[T & keyo
 export interface ModeratedContent<
   T extends ModeratedContentType = ModeratedContentType,
   S extends string = string,
+  M extends ContentMove<S> = ContentMove<S>,
 > {
   type: T;
   /** Hands each new item of this type to the automatic check (`check` resolves when it ended). */
   checkNew(check: (id: string) => Promise<void>): void;
+  /**
+   * Hands each item whose text changed after it was public to the check again (`holdAgain` is
+   * what a score at the hold threshold does to it then).
+   */
+  checkChanged?(check: (id: string) => Promise<void>): void;
+  holdAgain?(client: pg.PoolClient, id: string): Promise<M | null>;
   /** The automatic check's score of an item (its scorer, on what it reads); null when it is gone. */
   score(id: string): Promise<Score | null>;
   /**
@@ -31,12 +38,7 @@ export interface ModeratedContent<
    * `hold`). Answers the move when this check ended it; null when it had ended already (a
    * moderator decided first) or the item is gone.
    */
-  finishCheck(
-    client: pg.PoolClient,
-    id: string,
-    score: number,
-    hold: boolean,
-  ): Promise<ContentMove<S> | null>;
+  finishCheck(client: pg.PoolClient, id: string, score: number, hold: boolean): Promise<M | null>;
   /** Items a stopped server left checking, created up to `until`, oldest first, after `after`. */
   unchecked(
     until: Date,
@@ -44,13 +46,9 @@ export interface ModeratedContent<
     after: { at: string; id: string } | null,
   ): Promise<{ id: string; createdAt: string }[]>;
   /** In the decision's transaction: what approving or rejecting does to the item (null: gone). */
-  decide(
-    client: pg.PoolClient,
-    id: string,
-    decision: ModerationDecision,
-  ): Promise<ContentMove<S> | null>;
+  decide(client: pg.PoolClient, id: string, decision: ModerationDecision): Promise<M | null>;
   /** After the transaction of a move that changed the item: tells whoever cares. */
-  announce(id: string, move: ContentMove<S>): void;
+  announce(id: string, move: M): void;
   /** What the dashboard shows of each item that still exists, by id. */
   previews(ids: string[]): Promise<Map<string, NonNullable<PreviewOf<T>>>>;
 }

@@ -1,8 +1,16 @@
 import type { EventBus } from '../../core/events';
+import '../comments/events';
 import '../posts/events';
 import type { QueueRepository } from './queue-repository';
 
-/** A post its author deleted leaves the moderation queue: nothing is left to decide about it. */
-export function closeQueueOfDeletedPosts(events: EventBus, queue: QueueRepository): void {
-  events.on('post.deleted', ({ postId }) => queue.dropPending('post', postId));
+/**
+ * Content its author deleted leaves the moderation queue: nothing is left to decide about it. A
+ * deleted post takes its comments, and their items, with it.
+ */
+export function closeQueueOfDeletedContent(events: EventBus, queue: QueueRepository): void {
+  events.on('post.deleted', async ({ postId }) => {
+    await queue.dropPending('post', postId);
+    await queue.dropPendingOfGoneComments();
+  });
+  events.on('comment.deleted', ({ commentId }) => queue.dropPending('comment', commentId));
 }

@@ -1,8 +1,9 @@
 import type { FeatureDeps } from '../../core/feature';
+import type { CommentsRepository } from '../comments/comments-repository';
 import type { PostsRepository } from '../posts/posts-repository';
 import { ContentChecker } from './content-checker';
 import { ContentTypes, type ModeratedContent } from './content-types';
-import { closeQueueOfDeletedPosts } from './deleted-posts';
+import { closeQueueOfDeletedContent } from './deleted-posts';
 import { moderationRouter } from './moderation-routes';
 import { ModerationService } from './moderation-service';
 import { NsfwClassifier } from './nsfw-classifier';
@@ -10,6 +11,7 @@ import { QueueRepository } from './queue-repository';
 import type { ImageClassifier } from './scoring';
 import { StatsRepository } from './stats-repository';
 
+export { moderatedComments } from './moderated-comments';
 export { moderatedPosts } from './moderated-posts';
 export { PostScorer, type ImageClassifier } from './scoring';
 
@@ -21,6 +23,8 @@ export function imageClassifierFor(config: FeatureDeps['config']): ImageClassifi
 export interface ModerationParts {
   /** Reports are of posts: their author and visibility. */
   posts: PostsRepository;
+  /** Reports are of comments too: their author and whether the reporter may read them. */
+  comments: CommentsRepository;
   /** What this server moderates, each kind with its adapter. */
   contentTypes: ModeratedContent[];
   /** The image check, if any: warmed up at start, its state on the dashboard. */
@@ -30,7 +34,7 @@ export interface ModerationParts {
 /** Moderation: the automatic check of new content, reports, the queue, decisions, analytics. */
 export function createModeration(
   { config, logger, db, redis, events }: FeatureDeps,
-  { posts, contentTypes, imageClassifier }: ModerationParts,
+  { posts, comments, contentTypes, imageClassifier }: ModerationParts,
 ) {
   const queue = new QueueRepository(db.pool);
   const types = new ContentTypes(contentTypes);
@@ -48,11 +52,12 @@ export function createModeration(
     db.pool,
     queue,
     posts,
+    comments,
     types,
     { reportsPerHour: config.MODERATION_REPORTS_PER_HOUR },
     events,
   );
-  closeQueueOfDeletedPosts(events, queue);
+  closeQueueOfDeletedContent(events, queue);
   const imageCheckState = () => imageClassifier?.state() ?? 'off';
   /** In the background: the image model loads and unfinished checks run again. */
   function start(): void {

@@ -33,6 +33,12 @@ export function moderationRouter(
     res.status(201).json({ reported: true });
   });
 
+  router.post('/comments/:id/report', async (req, res) => {
+    const body = parseInput(reportBodySchema, req.body);
+    await service.reportComment(requireViewer(req, res), req.params.id, body);
+    res.status(201).json({ reported: true });
+  });
+
   router.get('/admin/moderation/queue', async (_req, res) => {
     res.json(await service.queue(viewerOf(res)));
   });

@@ -1,4 +1,5 @@
 import {
+  commentMessages,
   moderationNotes,
   type ModerationDecision,
   type ModerationDecisionAnswer,
@@ -17,6 +18,7 @@ import {
 } from '../../core/errors';
 import type { EventBus } from '../../core/events';
 import { isId } from '../../core/ids';
+import type { CommentsRepository } from '../comments/comments-repository';
 import type { PostsRepository } from '../posts/posts-repository';
 import type { ContentMove, ContentTypes } from './content-types';
 import './events';
@@ -28,37 +30,69 @@ export class ModerationService {
     private readonly pool: pg.Pool,
     private readonly queueRepo: QueueRepository,
     private readonly posts: PostsRepository,
+    private readonly comments: CommentsRepository,
     private readonly types: ContentTypes,
     private readonly settings: { reportsPerHour: number },
     private readonly events: EventBus,
   ) {}
 
-  async report(viewer: Viewer, postId: string, { reason, details }: ReportBody): Promise<void> {
-    if (!isId(postId)) throw new NotFoundError('Post not found');
+  report(viewer: Viewer, postId: string, body: ReportBody): Promise<void> {
+    return this.fileReport(viewer, 'post', postId, body, {
+      authorOf: (client) => this.posts.visibleAuthor(client, postId),
+      notFound: 'Post not found',
+      own: 'You cannot report your own post',
+      repeated: 'You already reported this post',
+    });
+  }
+
+  /** A user reports a comment they can read: it joins the queue as a comment item. */
+  reportComment(viewer: Viewer, commentId: string, body: ReportBody): Promise<void> {
+    return this.fileReport(viewer, 'comment', commentId, body, {
+      authorOf: (client) => this.comments.readableAuthor(client, commentId, viewer.id),
+      notFound: commentMessages.notFound,
+      own: commentMessages.cannotReportOwn,
+      repeated: commentMessages.alreadyReported,
+    });
+  }
+
+  private async fileReport(
+    viewer: Viewer,
+    contentType: 'post' | 'comment',
+    contentId: string,
+    { reason, details }: ReportBody,
+    words: {
+      authorOf: (client: pg.PoolClient) => Promise<string | null>;
+      notFound: string;
+      own: string;
+      repeated: string;
+    },
+  ): Promise<void> {
+    if (!isId(contentId)) throw new NotFoundError(words.notFound);
     await withTransaction(this.pool, async (client) => {
-      const author = await this.posts.visibleAuthor(client, postId);
-      if (!author) throw new NotFoundError('Post not found');
-      if (author === viewer.id) throw new ValidationError('You cannot report your own post');
+      const author = await words.authorOf(client);
+      if (!author) throw new NotFoundError(words.notFound);
+      if (author === viewer.id) throw new ValidationError(words.own);
       const recent = await this.queueRepo.lockReporterAndCount(client, viewer.id);
       if (recent >= this.settings.reportsPerHour) {
         throw new TooManyRequestsError('Too many reports: try again later');
       }
       const queueId = await this.queueRepo.enqueue(client, {
-        contentType: 'post',
-        contentId: postId,
+        contentType,
+        contentId,
         aiScore: 0,
         reason: `Reported: ${reason}`,
         report: true,
       });
       const added = await this.queueRepo.addReport(client, {
-        postId,
+        contentType,
+        contentId,
         reporterId: viewer.id,
         reason,
         details,
         queueId,
       });
       // Thrown inside the transaction: the queue item takes nothing of a repeated report.
-      if (!added) throw new ConflictError('You already reported this post');
+      if (!added) throw new ConflictError(words.repeated);
     });
   }
 
@@ -132,6 +166,8 @@ export class ModerationService {
       moderatorId: moderator.id,
       postStatus: post?.now ?? null,
       previousPostStatus: post?.was ?? null,
+      status: move?.now ?? null,
+      previousStatus: move?.was ?? null,
     };
   }
 }

@@ -65,21 +65,24 @@ export class QueueRepository {
       reporterId,
     ]);
     const { rows } = await client.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM post_reports
-        WHERE reporter_id = $1 AND created_at > now() - interval '1 hour'`,
+      `SELECT ((SELECT count(*) FROM post_reports
+                 WHERE reporter_id = $1 AND created_at > now() - interval '1 hour')
+             + (SELECT count(*) FROM comment_reports
+                 WHERE reporter_id = $1 AND created_at > now() - interval '1 hour'))::int AS n`,
       [reporterId],
     );
     return rows[0].n;
   }
 
   /**
-   * Records a report once per user and post, with the queue item it joined; false when this user
-   * already reported it.
+   * Records a report once per user and post (or comment), with the queue item it joined; false
+   * when this user already reported it.
    */
   async addReport(
     client: pg.PoolClient,
     report: {
-      postId: string;
+      contentType: 'post' | 'comment';
+      contentId: string;
       reporterId: string;
       reason: ReportReason;
       details?: string;
@@ -87,10 +90,12 @@ export class QueueRepository {
     },
   ): Promise<boolean> {
     const { rowCount } = await client.query(
-      `INSERT INTO post_reports (post_id, reporter_id, reason, details, queue_id)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT DO NOTHING`,
-      [report.postId, report.reporterId, report.reason, report.details || null, report.queueId],
+      report.contentType === 'post'
+        ? `INSERT INTO post_reports (post_id, reporter_id, reason, details, queue_id)
+           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`
+        : `INSERT INTO comment_reports (comment_id, reporter_id, reason, details, queue_id)
+           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [report.contentId, report.reporterId, report.reason, report.details || null, report.queueId],
     );
     return (rowCount ?? 0) > 0;
   }
@@ -98,7 +103,11 @@ export class QueueRepository {
   /** The users whose reports a queue item gathered. */
   async reporters(client: Queryable, queueId: string): Promise<string[]> {
     const { rows } = await client.query<{ reporter_id: string }>(
-      'SELECT reporter_id FROM post_reports WHERE queue_id = $1 ORDER BY created_at, reporter_id',
+      `SELECT reporter_id FROM (
+         SELECT reporter_id, created_at FROM post_reports WHERE queue_id = $1
+         UNION ALL
+         SELECT reporter_id, created_at FROM comment_reports WHERE queue_id = $1) r
+        ORDER BY created_at, reporter_id`,
       [queueId],
     );
     return rows.map((row) => row.reporter_id);
@@ -154,6 +163,15 @@ export class QueueRepository {
       [queueId, decision.decision],
     );
     return { outcome: 'decided', contentType: item.content_type, contentId: item.content_id };
+  }
+
+  /** Withdraws the undecided comment items whose comments are gone (their post was deleted). */
+  async dropPendingOfGoneComments(): Promise<void> {
+    await this.db.query(
+      `DELETE FROM moderation_queue q
+        WHERE q.content_type = 'comment' AND q.status = 'pending'
+          AND NOT EXISTS (SELECT 1 FROM post_comments c WHERE c.id = q.content_id)`,
+    );
   }
 
   /**

@@ -49,7 +49,9 @@ export class StatsRepository {
           ORDER BY d.day`,
       ),
       this.db.query<{ reason: string; count: number }>(
-        'SELECT reason, count(*)::int AS count FROM post_reports GROUP BY reason ORDER BY count DESC, reason LIMIT 20',
+        `SELECT reason, count(*)::int AS count
+           FROM (SELECT reason FROM post_reports UNION ALL SELECT reason FROM comment_reports) r
+          GROUP BY reason ORDER BY count DESC, reason LIMIT 20`,
       ),
     ]);
     return {

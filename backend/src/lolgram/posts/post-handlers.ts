@@ -1,6 +1,7 @@
 import type { EventBus } from '../../core/events';
 import type { Live } from '../../live';
 import './events';
+import '../comments/events';
 import type { FeedCache } from './feed-cache';
 
 /** What follows a post's changes: the feed's shared page, and the author's screens. */
@@ -13,6 +14,7 @@ export function handlePostEvents(
     'post.visibility-changed',
     'post.deleted',
     'post.caption-changed',
+    'comment.changed',
   ] as const) {
     events.on(change, () => feedCache.clear(), { where: 'every-node' });
   }

@@ -32,6 +32,7 @@ interface PostRow {
   location_lng: number | null;
   lol_count: number;
   comment_count: number;
+  comments_off: boolean;
   is_liked: boolean;
   is_saved: boolean;
   status: PostStatus;
@@ -57,6 +58,7 @@ function toPost(row: PostRow): Post {
     isLiked: row.is_liked,
     isSaved: row.is_saved,
     commentCount: row.comment_count,
+    commentsOff: row.comments_off,
     createdAt: row.created_at.toISOString(),
     canMintNFT: row.wallet_address !== null,
     cursor: encodeCursor(row.cursor_at, row.id),
@@ -85,7 +87,7 @@ const selectPosts = (cursorAt: string) => `
   SELECT p.id, p.user_id, u.username, u.avatar_key, u.avatar_widths, u.wallet_address,
          p.image_key, p.thumbnail_key, p.image_widths, p.thumbnail_widths,
          p.caption, p.location_name, p.location_lat, p.location_lng, p.lol_count, p.comment_count,
-         p.status, p.created_at, ${cursorAt}::text AS cursor_at,
+         p.comments_off, p.status, p.created_at, ${cursorAt}::text AS cursor_at,
          EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1) AS is_liked,
          EXISTS (SELECT 1 FROM post_saves s WHERE s.user_id = $1 AND s.post_id = p.id) AS is_saved
     FROM posts p JOIN lolgram_users u ON u.id = p.user_id`;
@@ -464,6 +466,35 @@ export class PostsRepository {
       [userId, limit, before?.at ?? null, before?.id ?? null],
     );
     return rows.map(toPost);
+  }
+
+  /** What commenting on a post asks: its author, status and whether comments are off. */
+  async commentable(
+    client: Queryable,
+    id: string,
+  ): Promise<{ userId: string; status: PostStatus; commentsOff: boolean } | null> {
+    const { rows } = await client.query<{
+      userId: string;
+      status: PostStatus;
+      commentsOff: boolean;
+    }>(
+      'SELECT user_id AS "userId", status, comments_off AS "commentsOff" FROM posts WHERE id = $1',
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Moves the count of a post's visible comments and replies, in the comment's transaction. */
+  async addToCommentCount(client: Queryable, id: string, delta: number): Promise<void> {
+    if (delta === 0) return;
+    await client.query(
+      'UPDATE posts SET comment_count = GREATEST(0, comment_count + $2) WHERE id = $1',
+      [id, delta],
+    );
+  }
+
+  async setCommentsOff(id: string, off: boolean): Promise<void> {
+    await this.db.query('UPDATE posts SET comments_off = $2 WHERE id = $1', [id, off]);
   }
 
   async setCaption(id: string, caption: string): Promise<void> {

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { messages, type Post, type PostLocation, type PostStatus } from '@tapgram/shared';
+import {
+  messages,
+  type CommentPreview,
+  type Post,
+  type PostLocation,
+  type PostStatus,
+} from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import type { EventBus } from '../../core/events';
@@ -13,10 +19,16 @@ import {
 } from '../../images';
 import './events';
 import type { FeedCache } from './feed-cache';
-import { parseCursor } from './post-cursor';
+import { parseCursor, type Cursor } from './post-cursor';
 import type { ImageAccess, PostsRepository } from './posts-repository';
 import type { Viewer } from '../../accounts';
 import { isId } from '../../core/ids';
+
+/** What a feed card shows beside its post, read for a whole page at once. */
+export interface FeedExtras {
+  /** The first comments of each post that the reader may see, by post id. */
+  firstComments(postIds: string[], viewerId: string | null): Promise<Map<string, CommentPreview[]>>;
+}
 
 /** The rules of posts: who may post, the image pipeline, the feed, LOLs and views. */
 export class PostsService {
@@ -27,6 +39,7 @@ export class PostsService {
     private readonly uploads: ImageUploads,
     private readonly feedCache: FeedCache,
     private readonly events: EventBus,
+    private readonly extras: FeedExtras,
   ) {}
 
   async create(
@@ -83,22 +96,45 @@ export class PostsService {
     limit: number,
     before: string | undefined,
   ): Promise<readonly Post[]> {
-    if (before) return this.posts.feed(viewer?.id ?? null, limit, cursorOf(before));
-    const page = await this.feedCache.firstPage(limit, () => this.posts.feed(null, limit, null));
+    if (before) return this.pageFor(viewer, limit, cursorOf(before));
+    const page = await this.feedCache.firstPage(limit, () => this.pageFor(null, limit, null));
     if (!viewer) return page;
-    const states = await this.posts.viewerStateOf(
-      viewer.id,
-      page.map((post) => post.id),
-    );
+    const ids = page.map((post) => post.id);
+    // One query for the reader's LOLs and saves, one for the comments they may see: per page.
+    const [states, comments] = await Promise.all([
+      this.posts.viewerStateOf(viewer.id, ids),
+      this.extras.firstComments(ids, viewer.id),
+    ]);
     if ([...states.values()].some((state) => state.blocked)) {
-      return this.posts.feed(viewer.id, limit, null);
+      return this.pageFor(viewer, limit, null);
     }
     return page.map((post) => {
       const state = states.get(post.id);
+      const firstComments = comments.get(post.id) ?? [];
       return state
-        ? { ...post, lolCount: state.lolCount, isLiked: state.isLiked, isSaved: state.isSaved }
-        : post;
+        ? {
+            ...post,
+            lolCount: state.lolCount,
+            isLiked: state.isLiked,
+            isSaved: state.isSaved,
+            firstComments,
+          }
+        : { ...post, firstComments };
     });
+  }
+
+  /** A feed page with the first comments of its posts (two queries, whatever its length). */
+  private async pageFor(
+    viewer: Viewer | null,
+    limit: number,
+    before: Cursor | null,
+  ): Promise<Post[]> {
+    const page = await this.posts.feed(viewer?.id ?? null, limit, before);
+    const comments = await this.extras.firstComments(
+      page.map((post) => post.id),
+      viewer?.id ?? null,
+    );
+    return page.map((post) => ({ ...post, firstComments: comments.get(post.id) ?? [] }));
   }
 
   /** A user's public posts; their author also sees the ones still checking or held. */

@@ -1,7 +1,7 @@
 /**
  * Every endpoint of the /api contract (the routers: game/routes.ts, accounts/users-routes.ts,
  * lolgram/relations/follows-routes.ts, lolgram/relations/blocks-routes.ts,
- * lolgram/saves/saves-routes.ts, lolgram/posts/posts-routes.ts,
+ * lolgram/saves/saves-routes.ts, lolgram/posts/posts-routes.ts, lolgram/comments/comments-routes.ts,
  * lolgram/moderation/moderation-routes.ts, lolgram/notifications/notifications-routes.ts,
  * core/health.ts), with what each part of a request holds. `{kind}` in a path is a parameter of that kind.
  */
@@ -15,6 +15,7 @@ export type Kind =
   | 'sessionId'
   | 'userId'
   | 'postId'
+  | 'commentId'
   | 'queueId'
   | 'imageKey'
   | 'wallet'
@@ -27,7 +28,8 @@ export type Kind =
   | 'location'
   | 'limit'
   | 'timeframe'
-  | 'cursor';
+  | 'cursor'
+  | 'commentCursor';
 
 export interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -154,6 +156,25 @@ export const CONTRACT: Endpoint[] = [
   { method: 'POST', path: '/api/lolgram/posts/{postId}/save' },
   { method: 'DELETE', path: '/api/lolgram/posts/{postId}/save' },
   { method: 'GET', path: '/api/lolgram/images/{imageKey}' },
+
+  {
+    method: 'GET',
+    path: '/api/lolgram/posts/{postId}/comments',
+    query: { limit: 'limit', after: 'commentCursor' },
+  },
+  {
+    method: 'POST',
+    path: '/api/lolgram/posts/{postId}/comments',
+    json: { text: 'text', parentId: 'commentId' },
+  },
+  { method: 'DELETE', path: '/api/lolgram/comments/{commentId}' },
+  { method: 'PUT', path: '/api/lolgram/posts/{postId}/comments-off' },
+  { method: 'DELETE', path: '/api/lolgram/posts/{postId}/comments-off' },
+  {
+    method: 'POST',
+    path: '/api/lolgram/comments/{commentId}/report',
+    json: { reason: 'reason', details: 'text' },
+  },
 
   {
     method: 'POST',

@@ -9,6 +9,9 @@ export interface Known {
   userIds: string[];
   usernames: string[];
   postIds: string[];
+  commentIds: string[];
+  /** A thread page's `nextCursor`. */
+  commentCursor: string;
   queueId: string;
   imageKey: string;
   cursor: string;
@@ -114,6 +117,10 @@ export function validValue(kind: Kind, random: Random, known: Known): unknown {
       return random.chance(0.8) ? random.pick(known.userIds) : random.uuid();
     case 'postId':
       return random.chance(0.8) ? random.pick(known.postIds) : random.uuid();
+    case 'commentId':
+      return random.chance(0.8) ? random.pick(known.commentIds) : random.uuid();
+    case 'commentCursor':
+      return known.commentCursor;
     case 'queueId':
       return random.chance(0.7) ? known.queueId : random.uuid();
     case 'imageKey':

@@ -102,6 +102,8 @@ describe('moderation and admin', () => {
       moderatorId: admin.user.id,
       postStatus: 'visible',
       previousPostStatus: 'held',
+      status: 'visible',
+      previousStatus: 'held',
     });
     expect(await feedIds()).toContain(rude.id);
     expect(await postCount(author)).toBe(2);

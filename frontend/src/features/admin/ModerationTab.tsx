@@ -4,6 +4,8 @@ import {
   type ModerationQueueEntry,
 } from '@tapgram/shared';
 import { Check, X } from 'lucide-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -15,17 +17,21 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
   const moderate = useModerate();
   const content = rendererOf(item);
   const standing = content.standing(item);
-  const decide = async (decision: ModerationDecision) => {
+  const [confirmReject, setConfirmReject] = useState(false);
+  const send = async (decision: ModerationDecision) => {
+    const answer = await moderate.mutateAsync({
+      queueId: item.id,
+      decision,
+      notes: moderationNotes[decision],
+    });
+    toast({
+      title: decision === 'approved' ? 'Content approved' : 'Content rejected',
+      description: content.outcome(answer),
+    });
+  };
+  const approve = async () => {
     try {
-      const answer = await moderate.mutateAsync({
-        queueId: item.id,
-        decision,
-        notes: moderationNotes[decision],
-      });
-      toast({
-        title: decision === 'approved' ? 'Content approved' : 'Content rejected',
-        description: content.outcome(answer),
-      });
+      await send('approved');
     } catch (error) {
       console.error('Moderation failed', error);
       toast({ title: 'Error', description: 'Failed to moderate content', variant: 'destructive' });
@@ -46,17 +52,27 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
         </p>
       </div>
       <div className="flex gap-2 sm:flex-col">
-        <Button onClick={() => void decide('approved')} disabled={moderate.isPending}>
+        <Button onClick={() => void approve()} disabled={moderate.isPending}>
           <Check className="h-4 w-4" /> Approve
         </Button>
         <Button
           variant="destructive"
-          onClick={() => void decide('rejected')}
+          onClick={() => setConfirmReject(true)}
           disabled={moderate.isPending}
         >
           <X className="h-4 w-4" /> Reject
         </Button>
       </div>
+      <ConfirmDialog
+        open={confirmReject}
+        onOpenChange={setConfirmReject}
+        title={`Reject this ${item.contentType}?`}
+        description={`It is removed for good: a rejected ${item.contentType} never comes back.`}
+        confirmLabel="Reject"
+        workingLabel="Rejecting..."
+        failure={() => 'Failed to moderate content'}
+        onConfirm={() => send('rejected')}
+      />
     </Card>
   );
 }

@@ -47,8 +47,40 @@ const post: ContentRenderer<'post'> = {
   },
 };
 
+const comment: ContentRenderer<'comment'> = {
+  media: (item) =>
+    item.comment ? (
+      <a href={`/lolgram/p/${item.comment.postId}`} className="shrink-0" title="Open the post">
+        <img
+          src={item.comment.postThumbnailUrl}
+          alt={`The post: ${item.comment.postCaption}`}
+          className="h-32 w-32 rounded-xl object-cover"
+        />
+      </a>
+    ) : (
+      placeholder(item.contentType)
+    ),
+  summary: (item) =>
+    item.comment && (
+      <div className="space-y-1">
+        <p className="text-xs uppercase tracking-wide text-slate-400">Comment</p>
+        <p>
+          <span className="font-bold">@{item.comment.username}</span> {item.comment.text}
+        </p>
+        <p className="text-xs text-slate-400">On the post: {item.comment.postCaption}</p>
+      </div>
+    ),
+  standing: (item) => (item.comment?.status === 'held' ? 'held from its thread' : ''),
+  outcome: ({ decision, previousStatus }) => {
+    if (decision === 'rejected') return 'The comment was removed from its thread.';
+    return previousStatus === 'held'
+      ? 'The comment is visible now.'
+      : 'The comment stays in its thread.';
+  },
+};
+
 /** Every content type the server moderates has its renderer here (the compiler checks it). */
-const renderers: { [T in ModeratedContentType]: ContentRenderer<T> } = { post };
+const renderers: { [T in ModeratedContentType]: ContentRenderer<T> } = { post, comment };
 
 /** The renderer of a queue item's content type. */
 export function rendererOf<T extends ModeratedContentType>(item: QueueEntryOf<T>) {

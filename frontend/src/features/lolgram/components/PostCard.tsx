@@ -12,22 +12,26 @@ import { LolButton } from './LolButton';
 import { PostMenu } from './PostMenu';
 import { SaveButton } from './SaveButton';
 import { ShareButton } from './ShareButton';
-import { CommentSoonButton } from './CommentSoonButton';
+import { CommentButton } from './CommentButton';
+import { postPath } from '../lib/post-path';
 import { SoonBadge } from './SoonBadge';
 import { UserAvatar } from './UserAvatar';
 
 /**
  * `priority`: the first card of a page, whose image is what the page shows first. `onDeleted`:
- * what follows when its author deletes it (its own page leaves it).
+ * what follows when its author deletes it (its own page leaves it). `onComment`: on the post's
+ * own page, where its thread is under it, the comment button moves to the comment box.
  */
 export function PostCard({
   post,
   priority = false,
   onDeleted,
+  onComment,
 }: {
   post: Post;
   priority?: boolean;
   onDeleted?: () => void;
+  onComment?: () => void;
 }) {
   const { state } = useAuth();
   const lol = useLol(post);
@@ -110,7 +114,7 @@ export function PostCard({
           busy={lol.pending}
           disabled={checking}
         />
-        <CommentSoonButton />
+        <CommentButton postId={post.id} onComment={onComment} disabled={notPublic} />
         <ShareButton post={post} disabled={notPublic} />
         <span className="flex-1" />
         {checking && (
@@ -138,9 +142,21 @@ export function PostCard({
             {post.caption}
           </p>
         )}
-        {post.commentCount > 0 && (
-          <p className="text-slate-400">View all {post.commentCount} comments</p>
+        {!onComment && post.commentCount > 0 && (
+          <Link
+            to={postPath(post.id)}
+            className="justify-self-start text-slate-400 hover:text-slate-200"
+          >
+            View all {post.commentCount} comments
+          </Link>
         )}
+        {!onComment &&
+          post.firstComments?.map((comment) => (
+            <p key={comment.id} className="wrap-anywhere">
+              <span className="mr-1.5 font-semibold">{comment.username}</span>
+              {comment.text}
+            </p>
+          ))}
         <time dateTime={post.createdAt} className="text-xs text-slate-400 uppercase">
           {formatPostDate(post.createdAt)}
         </time>

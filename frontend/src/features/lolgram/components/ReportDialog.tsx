@@ -13,16 +13,20 @@ import { toast } from '../../../hooks/use-toast';
 import { apiRequest } from '../../../lib/api';
 import { serverError } from '../../../lib/server-error';
 
-/** Sends a post to the moderators, with a reason. */
+/** Sends a post (or one of its comments) to the moderators, with a reason. */
 export function ReportDialog({
   postId,
+  commentId,
   open,
   onOpenChange,
 }: {
-  postId: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-}) {
+} & ({ postId: string; commentId?: undefined } | { commentId: string; postId?: undefined })) {
+  const what = commentId ? 'comment' : 'post';
+  const path = commentId
+    ? `/api/lolgram/comments/${encodeURIComponent(commentId)}/report`
+    : `/api/lolgram/posts/${postId}/report`;
   const [reason, setReason] = useState<ReportReason>(REPORT_REASONS[0]);
   const [details, setDetails] = useState('');
   const [sending, setSending] = useState(false);
@@ -30,14 +34,17 @@ export function ReportDialog({
     setSending(true);
     try {
       const body = details.trim() ? { reason, details: details.trim() } : { reason };
-      await apiRequest('POST', `/api/lolgram/posts/${postId}/report`, body);
-      toast({ title: 'Thanks for reporting', description: 'A moderator will review this post.' });
+      await apiRequest('POST', path, body);
+      toast({
+        title: 'Thanks for reporting',
+        description: `A moderator will review this ${what}.`,
+      });
       setDetails('');
       onOpenChange(false);
     } catch (error) {
       toast({
         title: 'Error',
-        description: serverError(error, 'Failed to report post'),
+        description: serverError(error, `Failed to report ${what}`),
         variant: 'destructive',
       });
     } finally {
@@ -48,7 +55,7 @@ export function ReportDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Report this post</DialogTitle>
+          <DialogTitle>Report this {what}</DialogTitle>
           <DialogDescription>Why should a moderator look at it?</DialogDescription>
         </DialogHeader>
         <fieldset className="grid gap-2">

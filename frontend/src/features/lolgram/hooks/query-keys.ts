@@ -8,6 +8,7 @@ export const lolgramKeys = {
   locatedCount: ['/api/lolgram/posts/located/count'],
   userPosts: (userId: string) => ['/api/lolgram/posts/user', userId],
   post: (postId: string) => ['/api/lolgram/posts', encodeURIComponent(postId)],
+  comments: (postId: string) => ['/api/lolgram/comments-of', postId],
   saved: (userId: string) => ['/api/lolgram/users', userId, 'saved'],
   blocked: (userId: string) => ['/api/lolgram/users', userId, 'blocked'],
   blockStatus: (userId: string) => ['/api/lolgram/users', userId, 'block'],

@@ -49,6 +49,7 @@ export function useSetBlocked(target: Pick<LolgramUser, 'id' | 'username'>) {
           const [path, , what] = query.queryKey;
           return (
             isPostsQuery(query) ||
+            path === lolgramKeys.comments('')[0] ||
             path === '/api/lolgram/users/username' ||
             (path === '/api/lolgram/users' && (what === 'following' || what === 'blocked'))
           );

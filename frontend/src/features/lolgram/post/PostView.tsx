@@ -1,11 +1,13 @@
 import { ArrowLeft } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { useAuth } from '../../auth';
 import { LoginPromptProvider } from '../components/login-prompt';
 import { PostCard } from '../components/PostCard';
 import { AuthDialog } from '../dialogs/AuthDialog';
 import { usePost } from '../hooks/usePost';
+import { CommentThread } from './CommentThread';
 import { PostNotFound } from './PostNotFound';
 
 /**
@@ -14,11 +16,25 @@ import { PostNotFound } from './PostNotFound';
  */
 export function PostView({ postId }: { postId: string }) {
   const post = usePost(postId);
+  const { state } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const [signingIn, setSigningIn] = useState(false);
   // Opened from a grid, Back returns there (its tab and scroll); opened from a link, to LOLGram.
   const back = () => (location.key === 'default' ? navigate('/lolgram') : navigate(-1));
+  const box = useRef<HTMLTextAreaElement>(null);
+  const focusBox = () => {
+    // Signed out there is no box: the sign-in dialog opens over the post.
+    if (!state.isAuthenticated) return setSigningIn(true);
+    box.current?.scrollIntoView({ block: 'center' });
+    box.current?.focus();
+  };
+  // Opened by a card's comment button: the comment box takes the focus once it is there.
+  const wantsBox = (location.state as { focusComment?: boolean } | null)?.focusComment === true;
+  const loaded = Boolean(post.data);
+  useEffect(() => {
+    if (wantsBox && loaded) box.current?.focus();
+  }, [wantsBox, loaded]);
 
   if (post.missing) return <PostNotFound />;
 
@@ -51,7 +67,12 @@ export function PostView({ postId }: { postId: string }) {
               <Skeleton className="aspect-square w-full rounded-none" />
             </div>
           )}
-          {post.data && <PostCard post={post.data} priority onDeleted={back} />}
+          {post.data && (
+            <>
+              <PostCard post={post.data} priority onDeleted={back} onComment={focusBox} />
+              <CommentThread post={post.data} boxRef={box} />
+            </>
+          )}
         </main>
         <AuthDialog open={signingIn} onOpenChange={setSigningIn} />
       </div>

@@ -1,0 +1,147 @@
+import {
+  commentMessages,
+  type Comment,
+  type CommentPage,
+  type CommentsOffState,
+  type CreateCommentBody,
+} from '@tapgram/shared';
+import type pg from 'pg';
+import type { Viewer } from '../../accounts';
+import { violates, withTransaction } from '../../core/db';
+import { ForbiddenError, NotFoundError } from '../../core/errors';
+import type { EventBus } from '../../core/events';
+import { isId } from '../../core/ids';
+import type { RateLimit } from '../../core/limiter';
+import type { PostsRepository } from '../posts/posts-repository';
+import type { BlocksRepository } from '../relations/blocks-repository';
+import type { CommentsRepository } from './comments-repository';
+import './events';
+
+const postNotFound = () => new NotFoundError('Post not found');
+const commentNotFound = () => new NotFoundError(commentMessages.notFound);
+
+/**
+ * The rules of comments: who may comment where (not between users who blocked one another, not
+ * where its author turned comments off), one level of replies, who may delete, the thread.
+ */
+export class CommentsService {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly comments: CommentsRepository,
+    private readonly posts: PostsRepository,
+    private readonly blocks: BlocksRepository,
+    private readonly limits: { perUser: RateLimit; perPost: RateLimit },
+    private readonly events: EventBus,
+  ) {}
+
+  /** A new comment or reply; 'checking' until its automatic check ends (then `comment.added`). */
+  async create(viewer: Viewer, postId: string, body: CreateCommentBody): Promise<Comment> {
+    if (!isId(postId)) throw postNotFound();
+    const post = await this.posts.commentable(this.pool, postId);
+    if (!post || post.status !== 'visible') throw postNotFound();
+    if (await this.blocks.isBlockedEitherWay(viewer.id, post.userId)) {
+      throw new ForbiddenError(commentMessages.cannotComment);
+    }
+    if (post.commentsOff) throw new ForbiddenError(commentMessages.commentsOff);
+    let parentId: string | null = null;
+    let threadSeq: string | null = null;
+    if (body.parentId) {
+      const parent = await this.comments.access(this.pool, body.parentId);
+      if (!parent || parent.postId !== postId || parent.status !== 'visible') {
+        throw commentNotFound();
+      }
+      // One level: a reply to a reply answers the same top comment.
+      const top = parent.parentId ? await this.comments.access(this.pool, parent.parentId) : parent;
+      if (!top) throw commentNotFound();
+      for (const author of new Set([parent.userId, top.userId])) {
+        if (author !== viewer.id && (await this.blocks.isBlockedEitherWay(viewer.id, author))) {
+          throw new ForbiddenError(commentMessages.cannotReply);
+        }
+      }
+      parentId = top.id;
+      threadSeq = top.threadSeq;
+    }
+    await this.limits.perUser.take(viewer.id, commentMessages.tooManyByUser);
+    await this.limits.perPost.take(postId, commentMessages.tooManyOnPost);
+    let id: string;
+    try {
+      id = await withTransaction(this.pool, (client) =>
+        this.comments.insert(client, {
+          postId,
+          userId: viewer.id,
+          parentId,
+          threadSeq,
+          text: body.text,
+        }),
+      );
+    } catch (error) {
+      // The post or the comment answered was deleted meanwhile.
+      if (violates(error, 'foreignKey')) throw postNotFound();
+      throw error;
+    }
+    this.events.emit('comment.created', { commentId: id, postId, authorId: viewer.id });
+    const comment = await this.comments.one(id, viewer.id);
+    if (!comment) throw commentNotFound();
+    return comment;
+  }
+
+  /** A page of a public post's thread, as the reader may see it. */
+  async thread(
+    viewer: Viewer | null,
+    postId: string,
+    page: { limit: number; after?: string },
+  ): Promise<CommentPage> {
+    if (!isId(postId)) throw postNotFound();
+    const [post, found] = await Promise.all([
+      this.posts.withStatus(postId, viewer?.id ?? null),
+      this.comments.thread(postId, viewer?.id ?? null, page.limit, cursorOf(page.after)),
+    ]);
+    const mayView =
+      post?.status === 'visible' ||
+      ((post?.status === 'checking' || post?.status === 'held') &&
+        (viewer?.id === post.post.userId || viewer?.role === 'admin'));
+    if (!post || !mayView) throw postNotFound();
+    return { ...found, commentCount: post.post.commentCount, commentsOff: post.post.commentsOff };
+  }
+
+  /** Its author, or the author of the post it is on, deletes a comment. */
+  async delete(viewer: Viewer, commentId: string): Promise<void> {
+    if (!isId(commentId)) throw commentNotFound();
+    const comment = await this.comments.access(this.pool, commentId);
+    if (!comment || comment.status === 'deleted' || comment.postStatus === 'rejected') {
+      throw commentNotFound();
+    }
+    if (comment.userId !== viewer.id && comment.postAuthorId !== viewer.id) {
+      // Someone else's comment is "forbidden" only where they could read it.
+      const readable =
+        comment.status === 'visible' &&
+        !(await this.blocks.isBlockedEitherWay(viewer.id, comment.userId));
+      throw readable ? new ForbiddenError(commentMessages.onlyOwnOrPostAuthor) : commentNotFound();
+    }
+    const deleted = await withTransaction(this.pool, (client) =>
+      this.comments.delete(client, commentId),
+    );
+    if (!deleted) throw commentNotFound();
+    this.events.emit('comment.deleted', { commentId, postId: deleted.postId });
+    this.events.emit('comment.changed', { postId: deleted.postId });
+  }
+
+  /** The post's author turns its comments off (no new comment or reply) or on again. */
+  async setCommentsOff(viewer: Viewer, postId: string, off: boolean): Promise<CommentsOffState> {
+    const post = isId(postId) ? await this.posts.commentable(this.pool, postId) : null;
+    if (!post || post.status === 'rejected') throw postNotFound();
+    if (post.userId !== viewer.id) {
+      if (post.status === 'visible') throw new ForbiddenError(commentMessages.onlyPostAuthor);
+      throw postNotFound();
+    }
+    await this.posts.setCommentsOff(postId, off);
+    this.events.emit('comment.changed', { postId });
+    return { commentsOff: off };
+  }
+}
+
+function cursorOf(after: string | undefined) {
+  if (!after) return null;
+  const [threadSeq, seq] = after.split('.');
+  return { threadSeq, seq };
+}
