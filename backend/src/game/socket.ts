@@ -9,6 +9,7 @@ import {
   type BoardsPush,
   type CompactTapAck,
   type GameHandshake,
+  type PlayerFrozenPush,
   type TapAllowance,
   type TapBatchAck,
   type TapRefusal,
@@ -17,6 +18,7 @@ import {
 } from '@tapgram/shared';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import { errorAnswer, HttpError } from '../core/errors';
+import type { EventBus } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { BoardFeed, COMPACT_ROOM } from './board-feed';
@@ -29,6 +31,9 @@ import {
   type LeaderboardSnapshot,
 } from './service';
 import type { PushClaims } from './push-claims';
+
+/** The room of a player's own sockets (the player its signed cookie names). */
+const playerRoom = (playerId: string) => `player:${playerId}`;
 
 // Claims are at most one a second (the claims' lock): a short tick keeps a change's push within
 // about a second of it.
@@ -94,11 +99,19 @@ export function attachGameChannel(
     secret: string;
     logger: Logger;
     metrics: Metrics;
+    /** Tells the player's own sockets of a freeze or an unfreeze (`player.frozen`). */
+    events?: EventBus;
     /** Announced on every connection: the game screen sends what it allows, as it refills. */
     allowance: TapAllowance;
   },
 ): () => Promise<void> {
-  const { service, claims, secret, logger, metrics, allowance } = deps;
+  const { service, claims, secret, logger, metrics, events, allowance } = deps;
+  // A freeze happens on one node; the adapter carries the push to whichever node holds the
+  // player's sockets.
+  const stopFrozenPushes = events?.on('player.frozen', ({ playerId, frozen }) => {
+    const push: PlayerFrozenPush = { frozen };
+    io.to(playerRoom(playerId)).emit(gameEvents.frozen, push);
+  });
   const version = () => claims.version();
   const latest = new LatestBoards({
     read: () => service.snapshot(LEADERBOARD_DEFAULT_LIMIT),
@@ -131,6 +144,7 @@ export function attachGameChannel(
     const player = playerFromCookieHeader(socket.handshake.headers.cookie, secret);
     const options = socket.data.game as GameHandshake;
     socket.emit(gameEvents.allowance, allowance);
+    if (player) void socket.join(playerRoom(player));
 
     if (options.boards) {
       feed.watch(socket, options.boards);
@@ -255,6 +269,7 @@ export function attachGameChannel(
   }, PUSH_CHECK_MS);
   // Stopping waits for a push under way, so that it never reaches a closed Redis connection.
   return async () => {
+    stopFrozenPushes?.();
     clearInterval(timer);
     await Promise.all([pushing, feeding, greeting]);
   };
