@@ -36,7 +36,7 @@ export function EnergyGauge({
   const percent = Math.round((Math.min(burst, held) / burst) * 100);
   return (
     <div
-      className="flex items-center gap-3 rounded-xl bg-slate-900 px-3 py-2 ring-1 ring-slate-800"
+      className="flex items-center gap-3 rounded-xl bg-slate-900 px-3 py-1.5 ring-1 ring-slate-800"
       data-testid="energy-gauge"
       data-empty={empty}
     >

@@ -47,8 +47,10 @@ export function GamePage() {
           {game.reconnecting && <ReconnectingNotice />}
           {game.frozen && <FrozenNotice />}
           <TapStatus state={game.sync} waiting={game.unconfirmed} />
-          <TapCharacter onTap={game.tap} disabled={game.frozen} />
-          <EnergyGauge bucket={game.bucket} spent={game.spent} disabled={game.frozen} />
+          <div className="flex flex-col gap-2">
+            <TapCharacter onTap={game.tap} disabled={game.frozen} />
+            <EnergyGauge bucket={game.bucket} spent={game.spent} disabled={game.frozen} />
+          </div>
           <StatTiles
             sessionPoints={session ? game.sessionShown : 0}
             totalTaps={user ? game.totalShown : 0}

@@ -218,9 +218,12 @@ export class TapBatches {
     this.postNext();
   }
 
-  /** The network is gone (the browser says so): taps wait on the device until it is back. */
+  /**
+   * The network is gone (the browser says so): taps wait on the device until it is back. A socket
+   * still open is tried by the next retry, which finds out.
+   */
   networkLost(): void {
-    if (!this.options.socket.connected) this.setOffline();
+    this.setOffline();
   }
 
   /** The network may be back: ask now rather than at the next retry. */
