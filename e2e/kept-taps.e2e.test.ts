@@ -242,6 +242,9 @@ describe.runIf(executable)(
         expect(await page.getByTestId('stat-Rank').textContent()).toBe('—');
         expect(await page.getByTestId('tap-character').getAttribute('aria-disabled')).toBe('true');
         await shot(page, `taps-frozen-${width}`);
+        // A tap (the character is aria-disabled: forced) is not counted.
+        await page.getByTestId('tap-character').click({ force: true });
+        expect(await page.getByTestId('stat-Total Taps').textContent()).toBe('0');
 
         await admin.request.post(`/api/admin/game/players/${player.userId}/unfreeze`, {
           data: { reason: 'a person after all' },
