@@ -4,7 +4,9 @@ import {
   type PlayerFrozenPush,
   type TapBatchAck,
 } from '@tapgram/shared';
+import { io } from 'socket.io-client';
 import request from 'supertest';
+import { TapBatches } from '../../../frontend/src/features/game/tap-batches';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/server';
 import type { Account } from '../lolgram/builders';
@@ -127,6 +129,71 @@ describe.each(storageModes)('taps kept on the device, sent on a later visit (%s)
     expect([more, fresh].some((a) => !a.ok && a.status === 429)).toBe(true);
     const counted = [more, fresh].filter((a) => a.ok).length;
     expect(await totalTaps(server.url, player)).toBe(40 + 40 * counted);
+  });
+
+  it('sends a backlog kept on the device as the allowance refills: every tap counted once, none recorded as refused', async () => {
+    const player = await makePlayer(server.url);
+    const later = await nextVisit(server.url, player);
+    const socket = io(server.url, {
+      transports: ['websocket'],
+      extraHeaders: { Cookie: player.cookie },
+      forceNew: true,
+    });
+    let acknowledged = 0;
+    const sender = new TapBatches({
+      socket,
+      postTap: () => Promise.reject(new Error('the socket stays connected in this test')),
+      onSettled: ({ accepted, sent }) => {
+        if (sent > 0) acknowledged += accepted;
+      },
+      onError: () => undefined,
+    });
+    // What a page closed offline left: a batch on its way, one answered (maybe lost), and 130
+    // taps not yet numbered, three times the burst in all, in the earlier session.
+    sender.restore({
+      batches: [
+        {
+          userId: player.user.id,
+          sessionId: player.session.id,
+          seq: 1,
+          count: 30,
+          answered: false,
+        },
+        {
+          userId: player.user.id,
+          sessionId: player.session.id,
+          seq: 2,
+          count: 20,
+          answered: false,
+        },
+      ],
+      loose: [{ userId: player.user.id, sessionId: player.session.id, count: 130 }],
+      posts: [],
+      last: { [player.session.id]: 2 },
+    });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // And the player taps on in the new session meanwhile.
+    for (let i = 0; i < 10; i += 1) sender.tap(player.user.id, later.session.id);
+    await expect.poll(() => sender.unconfirmed, { timeout: 20_000 }).toBe(0);
+    expect(acknowledged).toBe(190);
+    expect(await totalTaps(server.url, player)).toBe(190);
+    sender.dispose();
+    socket.disconnect();
+    // Signals are written for every player in one statement: once a later player's batch is in,
+    // whatever was recorded for this one is in too.
+    const other = await makePlayer(server.url);
+    const otherSocket = await open(other.cookie);
+    expect((await sendTaps(otherSocket, other.session.id, 1, 1)).ok).toBe(true);
+    const refused = async () =>
+      (
+        await server.db.pool.query<{ user_id: string; refused: string }>(
+          `SELECT user_id, sum(refused) AS refused FROM game_player_days
+            WHERE user_id = ANY($1) GROUP BY user_id`,
+          [[player.user.id, other.user.id]],
+        )
+      ).rows;
+    await expect.poll(async () => (await refused()).length, { timeout: 20_000 }).toBe(2);
+    expect((await refused()).map((r) => Number(r.refused))).toEqual([0, 0]);
   });
 
   it("tells only the player's own browser that they are frozen", async () => {

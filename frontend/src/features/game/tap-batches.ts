@@ -201,10 +201,12 @@ export class TapBatches {
       numbers.last = Math.max(numbers.last, b.seq);
       this.queue.push({ ...b, attempt: 0 });
     }
+    // Batches the allowance holds whole (the server refuses for good one above its burst).
+    const most = Math.min(MAX_TAPS_PER_BATCH, Math.floor(this.bucket.allowance.burst));
     for (const loose of kept.loose) {
       const numbers = this.numbers(loose.sessionId);
       for (let left = loose.count; left > 0;) {
-        const count = Math.min(left, MAX_TAPS_PER_BATCH);
+        const count = Math.min(left, most);
         left -= count;
         numbers.last += 1;
         this.queue.push({ ...loose, count, seq: numbers.last, attempt: 0, answered: false });
