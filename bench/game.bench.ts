@@ -9,6 +9,7 @@
 //   BENCH_SOCKET_SECONDS [20]        length of each socket run
 //   BENCH_PLAYERS_PER_PROCESS [5000] players per load-generator process
 //   BENCH_HTTP [1]                   0 leaves out the ceiling and POST /api/tap
+//   BENCH_ANCHOR [1]                 0 leaves out the bare ws anchor (5) run beside each compact run
 //   BENCH_PROFILE [0] (or --profile) CPU profiles of the servers (node --cpu-prof) under
 //                                    bench/results/profiles/, summarised over the socket runs
 import fs from 'node:fs';
@@ -27,10 +28,17 @@ import {
 import { boost, createPlayer, createPlayers, type BenchPlayer } from './lib/game-load';
 import { cannon, measureCeiling } from './lib/http-load';
 import { PROTOCOLS } from './lib/load-protocols';
-import { MEMORY_PROBE_FLAGS, ROOT, SERVER_NODE_FLAGS, startBackend } from './lib/processes';
+import {
+  MEMORY_PROBE_FLAGS,
+  ROOT,
+  SERVER_NODE_FLAGS,
+  startBackend,
+  startChild,
+  type Child,
+} from './lib/processes';
 import { printTable, writeReport, type Row } from './lib/report';
 import { scratchDatabase } from './lib/scratch-db';
-import { measureSocketLoad } from './lib/socket-run';
+import { measureAnchorLoad, measureSocketLoad } from './lib/socket-run';
 import { round } from './lib/stats';
 
 const numbers = (value: string) => value.split(',').filter(Boolean).map(Number);
@@ -39,6 +47,7 @@ const DATABASE_URL =
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const HTTP = process.env.BENCH_HTTP !== '0';
+const ANCHOR = process.env.BENCH_ANCHOR !== '0';
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const SOCKET_PLAYERS = numbers(process.env.BENCH_PLAYERS ?? '2000,5000,10000').sort(
   (a, b) => a - b,
@@ -150,6 +159,9 @@ async function main() {
   let acknowledged = 0;
   let unanswered = 0;
   const redisInfo = new Redis(REDIS_URL);
+  const anchor: Child | null = ANCHOR
+    ? await startChild([...SERVER_NODE_FLAGS, '--import', 'tsx', 'bench/ws-anchor-server.ts'], {})
+    : null;
   let app = await start(WORKERS[0]);
   try {
     const players = await createPlayers(app.url, ALL_PLAYERS.at(-1) ?? 0, 's');
@@ -199,6 +211,20 @@ async function main() {
         if (workers === 1 && BASELINE_PLAYERS.includes(count)) protocols.push(PROTOCOLS.baseline);
         if (SOCKET_PLAYERS.includes(count)) protocols.push(PROTOCOLS.compact);
         for (const protocol of protocols) {
+          // The anchor at the same count, just before the game server's run, in the same window.
+          let anchorMicros: number | undefined;
+          if (anchor && protocol === PROTOCOLS.compact && workers === 1) {
+            console.log(`3/4 anchor: bare ws server, ${count} players`);
+            const measuredAnchor = await measureAnchorLoad({
+              anchor,
+              players: count,
+              seconds: SOCKET_SECONDS,
+              protocol,
+              processes: Math.ceil(count / PLAYERS_PER_PROCESS),
+            });
+            rows.push(measuredAnchor.row);
+            anchorMicros = measuredAnchor.cpuMicrosPerPlayerSecond;
+          }
           console.log(
             `3/4 Socket.IO: ${count} players tapping 10 a second, ${setup}, ${protocol.name}`,
           );
@@ -217,6 +243,16 @@ async function main() {
               }),
           );
           rows.push(...run.rows);
+          if (anchorMicros !== undefined) {
+            rows.push({
+              name: `(5) server CPU per player-second, ${count} players: game server / anchor`,
+              figures: {
+                'game µs': run.cpuMicrosPerPlayerSecond,
+                'anchor µs': anchorMicros,
+                ratio: round(run.cpuMicrosPerPlayerSecond / anchorMicros),
+              },
+            });
+          }
           acknowledged += run.accepted;
           unanswered += run.unknown;
           console.log(`   settling: acknowledged taps against Postgres`);
@@ -227,6 +263,7 @@ async function main() {
     }
   } finally {
     await app.stop();
+    await anchor?.stop();
     await redisInfo.quit();
     const redis = new Redis(REDIS_URL);
     const keys = await redis.keys(`${id}:*`);
@@ -244,6 +281,7 @@ async function main() {
   writeReport('game', 'Tap game', 'npm run bench', rows, [
     `${CONNECTIONS} connections; (1) runs ${HTTP_SECONDS} s, (2) sends ${HTTP_TAPS} taps from ${HTTP_PLAYERS} players in rotation; the anti-cheat rate is lifted for the load generator.`,
     `(3): each simulated player sends its taps every window whether or not the last batch was answered, as the game screen does, numbering its batches, for ${SOCKET_SECONDS} s; "${PROTOCOLS.compact.label}" is the game screen now (it follows the top 100 as deltas), "${PROTOCOLS.baseline.label}" the game screen before, run in the same run on the same server. The players speak the Socket.IO protocol through a lean client (bench/lib/light-socket.ts) that does not decode pushes it does not read, from one load-generator process per ${PLAYERS_PER_PROCESS} players.`,
+    '(5): the anchor is bench/ws-anchor-server.ts, a bare `ws` server doing the least the game channel must do for a player (one batch in, one acknowledgement of the compact size out, one 1.9 KB board delta out a second), driven by the same load generator at the same count just before the game server\'s compact run; "µs" is server CPU (user + system, /proc) per player per second of the run, and the ratio game / anchor is what the game channel costs above the least.',
     'Push latency: a probe player taps every 500 ms; a watching client of the same protocol times the first push that shows the tap (pushes are coalesced to one a second).',
     'Memory per connection: the heap and external memory of the processes holding the sockets, after a full collection with every player connected, minus the same before they connected, divided by the players.',
     'CPU: "server %" adds up the server process and its workers (from /proc), "redis %" is redis-server (INFO cpu), "load generator %" the benchmark process and its load processes; "machine busy %" is the whole machine (/proc/stat: other work and the kernel included), of which "softirq %" is the kernel\'s network work and "steal %" time the hypervisor gave elsewhere; 100 % is one core.',

@@ -50,6 +50,10 @@ function machineShares(
   };
 }
 
+/** CPU microseconds per player per second. */
+const perPlayerSecond = (cpuSeconds: number, players: number, seconds: number) =>
+  round((cpuSeconds * 1e6) / players / seconds, 1);
+
 /** A load-generator process and the next message it sends. */
 class LoadProcess {
   readonly child: ChildProcess;
@@ -98,7 +102,13 @@ export async function measureSocketLoad(options: {
   processes: number;
   /** Names the server setup in the rows ("1 worker"). */
   setup: string;
-}): Promise<{ rows: Row[]; accepted: number; unknown: number }> {
+}): Promise<{
+  rows: Row[];
+  accepted: number;
+  unknown: number;
+  /** The server's CPU time per player per second of the run, in microseconds. */
+  cpuMicrosPerPlayerSecond: number;
+}> {
   const { app, redis, players, probe, seconds, protocol, setup } = options;
   const heldBefore = await app.memory();
   const loaders = Array.from({ length: options.processes }, () => new LoadProcess());
@@ -145,8 +155,9 @@ export async function measureSocketLoad(options: {
     ]);
     const elapsed = (performance.now() - before.at) / 1000;
     const share = (cpuSeconds: number) => round((cpuSeconds / elapsed) * 100, 0);
+    const serverCpu = app.cpuSeconds() - before.server;
     const cpu = {
-      'server %': share(app.cpuSeconds() - before.server),
+      'server %': share(serverCpu),
       'redis %': share((await redisCpuSeconds(redis)) - before.redis),
       'load generator %': share(loaderCpu() - before.loader),
       ...machineShares(before.machine, machineTicks()),
@@ -170,6 +181,7 @@ export async function measureSocketLoad(options: {
     return {
       accepted,
       unknown,
+      cpuMicrosPerPlayerSecond: perPlayerSecond(serverCpu, n, elapsed),
       rows: [
         {
           name,
@@ -191,6 +203,69 @@ export async function measureSocketLoad(options: {
           figures: { ...cpu, 'load processes': loaders.length },
         },
       ],
+    };
+  } finally {
+    await Promise.all(loaders.map((loader) => loader.close()));
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/**
+ * The anchor (bench/ws-anchor-server.ts) under the same load as the game server: `players`
+ * connected from `processes` load-generator processes, one batch a second each, acknowledged, and
+ * one 1.9 KB delta a second each; its CPU per player-second.
+ */
+export async function measureAnchorLoad(options: {
+  anchor: Child;
+  players: number;
+  seconds: number;
+  protocol: LoadProtocol;
+  processes: number;
+}): Promise<{ cpuMicrosPerPlayerSecond: number; row: Row }> {
+  const { anchor, players, seconds, protocol } = options;
+  const loaders = Array.from({ length: options.processes }, () => new LoadProcess());
+  const fake = (i: number) => ({ cookie: '', sessionId: `anchor-${i}`, seq: 0 });
+  try {
+    await Promise.all(
+      loaders.map((loader, k) =>
+        loader.request(
+          {
+            kind: 'connect',
+            url: anchor.url,
+            protocol,
+            players: Array.from({ length: players }, (_, i) => i)
+              .filter((i) => i % loaders.length === k)
+              .map(fake),
+          },
+          'connected',
+        ),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+    const before = { cpu: anchor.cpuSeconds(), at: performance.now() };
+    const startAt = Date.now() + 200;
+    const done = await Promise.all(
+      loaders.map((loader) =>
+        loader.request({ kind: 'run', startAt, seconds, tapsPerSecond: TAPS_PER_SECOND }, 'done'),
+      ),
+    );
+    const elapsed = (performance.now() - before.at) / 1000;
+    const cpuSeconds = anchor.cpuSeconds() - before.cpu;
+    const acks: Histogram = new Map();
+    for (const answer of done) if (answer.kind === 'done') mergeInto(acks, answer.acks);
+    const ack = summarizeHistogram(acks);
+    const micros = perPlayerSecond(cpuSeconds, players, elapsed);
+    return {
+      cpuMicrosPerPlayerSecond: micros,
+      row: {
+        name: `(5) anchor: bare ws server, ${players} players, 1 batch + 1 ack + 1.9 KB delta a second each`,
+        figures: {
+          'server CPU µs/player-s': micros,
+          'server %': round((cpuSeconds / elapsed) * 100, 0),
+          'ack p50 ms': ack.p50,
+          'ack p99 ms': ack.p99,
+        },
+      },
     };
   } finally {
     await Promise.all(loaders.map((loader) => loader.close()));

@@ -166,7 +166,8 @@ export interface BatchNumbers {
  * A counted batch is counted whole: taps above the player's rate refuse the batch (429), with
  * the milliseconds after which the player's allowance holds it (`retryAfterMs`; absent when it
  * never will: the batch is larger than the burst). A 503 counted nothing (the game is briefly
- * unavailable); a 504 may still count (the server's store did not answer in time, and may run it
+ * unavailable, or the server is over capacity: then `retryAfterMs` says when to ask again, and a
+ * client waits a random part of it more); a 504 may still count (the server's store did not answer in time, and may run it
  * later). Either way a numbered batch may be sent again as it is: it counts once.
  */
 export type TapBatchAck =

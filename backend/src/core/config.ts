@@ -224,6 +224,15 @@ export const envSchema = z
     NEW_SOCKETS_BURST: positiveInt(500),
     /** Game sockets one client address may hold open on each process: a venue's crowd fits. */
     SOCKETS_PER_ADDRESS: positiveInt(2000),
+    // Admission control, per process: beyond these, new work is refused 503 with Retry-After at
+    // once instead of queued (see core/admission.ts).
+    /** New game sockets a second (and at once), from every address together. */
+    ADMIT_NEW_SOCKETS_PER_SECOND: positiveInt(500),
+    /** Tap batches waiting for the store at once; the next is refused. */
+    ADMIT_TAPS_WAITING: positiveInt(2000),
+    /** Event-loop lag (ms) above which new sockets and taps are refused. */
+    ADMIT_EVENT_LOOP_LAG_MS: positiveInt(200),
+    ADMIT_RETRY_AFTER_SECONDS: positiveInt(2),
     MODERATION_IMAGE_CHECK: z
       .enum(['on', 'off'])
       .default('on')

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { Server as SocketServer } from 'socket.io';
+import type { Admission } from './admission';
 import type { Config } from './config';
 import type { Database } from './db';
 import type { EventBus } from './events';
@@ -18,6 +19,8 @@ export interface FeatureDeps {
   events: EventBus;
   /** This server's metrics (each server has its own registry). */
   metrics: Metrics;
+  /** What the process takes on before it refuses new work (503). */
+  admission?: Admission;
   /** Signs cookies; from SESSION_SECRET or generated once under DATA_DIR. */
   secret: string;
   /** The clock of in-process limits and of the game's signals; tests set it. Date.now when not given. */

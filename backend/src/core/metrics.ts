@@ -31,6 +31,10 @@ export type RedisClientRole = 'main' | 'adapter';
 /** Why a new game socket was refused at its handshake (handshake-limit.ts). */
 const HANDSHAKE_REFUSALS = ['rate_limited', 'too_many_sockets'] as const;
 export type HandshakeRefusal = (typeof HANDSHAKE_REFUSALS)[number];
+/** Why work was refused for the process's own capacity (admission.ts). */
+const ADMISSION_REFUSALS = ['new_sockets', 'taps_waiting', 'event_loop_lag'] as const;
+export type AdmissionRefusal = (typeof ADMISSION_REFUSALS)[number];
+export type AdmittedWork = 'handshake' | 'tap';
 
 /**
  * One process's metrics in its own registry (several servers in one test process keep theirs
@@ -54,7 +58,9 @@ export class Metrics {
   private readonly redisErrors: Counter<'client'>;
   private readonly postgresErrors: Counter;
   private readonly handshakesRefused: Counter<'reason'>;
+  private readonly admissionRefusals: Counter<'work' | 'reason'>;
   private socketCount: () => number = () => 0;
+  private admission = { tapsWaiting: () => 0, eventLoopLagSeconds: () => 0 };
   /** performance.now() of the last successful flush (or of the first wait for one); null: none. */
   private lastFlushAt: number | null = null;
 
@@ -146,6 +152,28 @@ export class Metrics {
       registers,
     });
     for (const reason of HANDSHAKE_REFUSALS) this.handshakesRefused.inc({ reason }, 0);
+    this.admissionRefusals = new Counter({
+      name: 'tapgram_admission_refused_total',
+      help: 'Work refused 503 for the process capacity, by work (handshake, tap) and reason (new_sockets, taps_waiting, event_loop_lag)',
+      labelNames: ['work', 'reason'],
+      registers,
+    });
+    for (const work of ['handshake', 'tap'] as const) {
+      for (const reason of ADMISSION_REFUSALS) this.admissionRefusals.inc({ work, reason }, 0);
+    }
+    const waiting: Gauge = new Gauge({
+      name: 'tapgram_taps_waiting',
+      help: 'Tap batches waiting for the store (Redis, or Postgres without it) on this process',
+      registers,
+      collect: () => waiting.set(this.admission.tapsWaiting()),
+    });
+    const lag: Gauge = new Gauge({
+      name: 'tapgram_admission_event_loop_lag_seconds',
+      help: 'Event-loop lag of the last sample, as admission control sees it',
+      registers,
+      aggregator: 'max',
+      collect: () => lag.set(this.admission.eventLoopLagSeconds()),
+    });
   }
 
   /** An HTTP answer; `route` is the route's pattern (`/api/users/:id`), never the request's path. */
@@ -207,6 +235,16 @@ export class Metrics {
 
   postgresError(): void {
     this.postgresErrors.inc();
+  }
+
+  /** Read at each scrape. */
+  watchAdmission(source: { tapsWaiting: () => number; eventLoopLagSeconds: () => number }): void {
+    this.admission = source;
+  }
+
+  /** Work refused for the process's capacity. */
+  admissionRefused(work: AdmittedWork, reason: AdmissionRefusal): void {
+    this.admissionRefusals.labels(work, reason).inc();
   }
 
   /** A new game socket refused at its handshake: too many from its address. */

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Server as SocketServer } from 'socket.io';
+import { Admission, admissionLimits } from './admission';
 import { apiSecurityHeaders, createApp } from './app';
 import type { ClusterWorker } from './cluster-worker';
 import type { Config } from './config';
@@ -86,10 +87,12 @@ export async function startServer(
     throw error;
   }
 
+  const admission = new Admission(admissionLimits(config), metrics, options.now);
   const features: Feature[] = [];
   let adapterClients: Redis[] = [];
   let closeSessionRouting = async () => {};
   const closeServices = async () => {
+    admission.stop();
     await closeSessionRouting();
     for (const feature of features) await feature.close?.();
     await events.close();
@@ -117,6 +120,7 @@ export async function startServer(
         redis,
         events,
         metrics,
+        admission,
         secret,
         now: options.now,
       })),
@@ -158,6 +162,8 @@ export async function startServer(
       allowRequest: handshakes.after(sameOriginHandshakes(config.PUBLIC_ORIGIN, trust)),
     });
     handshakes.track(io);
+    // Before any other check: a process over capacity refuses new sockets 503 at once.
+    io.engine.use(admission.handshakes());
     const sockets = io;
     metrics.countSockets(() => sockets.engine.clientsCount);
     limitSocketMessages(io, { logger, now: options.now });
@@ -181,6 +187,7 @@ export async function startServer(
 
     if (metricsServer) await listen(metricsServer, config.METRICS_PORT ?? 0, config.METRICS_HOST);
     await listen(httpServer, config.PORT, config.HOST);
+    admission.start();
   } catch (error) {
     // A failed start (the port in use, say) leaves nothing open behind it.
     if (metricsServer?.listening) await stopMetrics(metricsServer);
@@ -205,9 +212,14 @@ export async function startServer(
       const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       const force = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      // This process's sockets only, of every namespace (an open WebSocket holds the HTTP server
-      // open): through the Redis adapter, io.disconnectSockets would drop every process's.
-      for (const namespace of io._nsps.values()) namespace.local.disconnectSockets(true);
+      // This process's connections only (an open WebSocket holds the HTTP server open), closed
+      // as a network drop closes them: socket.io-client then reconnects by itself, with its
+      // backoff, to whichever process serves next ("transport close"). A DISCONNECT packet
+      // (socket.disconnect(), io.disconnectSockets()) would be final for the client
+      // ("io server disconnect"): the page would stay stranded until reloaded. What was sent
+      // before is flushed first; a tap not yet answered is sent again by the client, under its
+      // number, and counted once.
+      closeConnections(io);
       await stopped;
       await metricsStopped;
       clearTimeout(force);
@@ -219,6 +231,13 @@ export async function startServer(
   };
 
   return { url, port, db, redis, events, io, metrics, metricsUrl, close };
+}
+
+/** Closes every engine.io connection of this process, each once its buffered packets are sent. */
+export function closeConnections(io: SocketServer): void {
+  for (const namespace of io._nsps.values()) {
+    for (const socket of namespace.sockets.values()) socket.conn.close();
+  }
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {

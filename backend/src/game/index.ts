@@ -27,7 +27,7 @@ export interface GameParts {
  * operators' side (signals, freezing, the export) for admins.
  */
 export async function createGameFeature(
-  { config, logger, db, redis, events, metrics, secret, now = Date.now }: FeatureDeps,
+  { config, logger, db, redis, events, metrics, admission, secret, now = Date.now }: FeatureDeps,
   { adminOnly }: GameParts,
 ): Promise<Feature> {
   const repos = gameRepositories(db.pool);
@@ -64,7 +64,7 @@ export async function createGameFeature(
     store = new PostgresGameStore(repos, rateLimit, () => local.changed());
     claims = local;
   }
-  const service = new GameService(store, metrics, signals, now);
+  const service = new GameService(store, metrics, signals, admission, now);
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const operators = new OperatorsService(
     db.pool,

@@ -19,6 +19,7 @@ import {
   NotFoundError,
   TooManyRequestsError,
 } from '../core/errors';
+import type { Admission } from '../core/admission';
 import { isId } from '../core/ids';
 import type { Metrics } from '../core/metrics';
 import { withRanks } from './ranking';
@@ -96,6 +97,8 @@ export class GameService {
     private readonly metrics: Metrics,
     /** Records the suspicion signals of counted and refused batches; null when they are off. */
     private readonly signals: SignalBuffer | null = null,
+    /** Refuses a batch (503) beyond what the process takes; none: every batch is taken. */
+    private readonly admission?: Admission,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -145,7 +148,9 @@ export class GameService {
    */
   async tap(player: string | null, sent: SentBatch): Promise<TapAccepted> {
     try {
-      const accepted = await this.countTaps(player, sent);
+      const accepted = this.admission
+        ? await this.admission.tap(() => this.countTaps(player, sent))
+        : await this.countTaps(player, sent);
       this.metrics.tapsAccepted(accepted.accepted);
       return accepted;
     } catch (error) {

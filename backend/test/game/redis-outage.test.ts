@@ -76,15 +76,18 @@ describe.runIf(await redisAvailable())('the game while its Redis is unreachable'
       .send({ username: makeUsername(), country: 'NO' })
       .timeout(CLIENT_TIMEOUT_MS);
     expect([created.status, created.body]).toEqual([503, UNAVAILABLE]);
+    // The socket's answers say when to ask again, as Retry-After does over HTTP.
     expect(await sendTaps(socket, player.session.id, 3, 2)).toEqual({
       ok: false,
       status: 503,
       ...UNAVAILABLE,
+      retryAfterMs: 1000,
     });
     expect(await sync(socket, player.session.id)).toEqual({
       ok: false,
       status: 503,
       ...UNAVAILABLE,
+      retryAfterMs: 1000,
     });
     expect((await get('/readyz')).status).toBe(503);
 

@@ -6,6 +6,8 @@ let socket: Socket | null = null;
 /** The boards' detail this page's screen follows, and the one the last handshake asked for. */
 let followed: BoardDetail | undefined;
 let askedAtConnect: BoardDetail | undefined;
+/** Whether the channel has been open on this page: before that, it is connecting, not reconnecting. */
+let everConnected = false;
 
 /**
  * The handshake of every (re)connection: the compact protocol (totals-only acknowledgements, the
@@ -25,6 +27,16 @@ export function boardsAskedAtConnect(): BoardDetail | undefined {
   return askedAtConnect;
 }
 
+/**
+ * Reconnection after a dropped connection (a deploy closes every socket of a node at once, and a
+ * node over capacity refuses handshakes with 503): exponential backoff from about a second, doubling
+ * to at most 5 s, each delay drawn at random within ±50 %, so that a crowd cut at the same moment
+ * comes back spread over time instead of in one wave. It never gives up.
+ */
+export const RECONNECT_FIRST_MS = 1000;
+export const RECONNECT_LONGEST_MS = 5000;
+export const RECONNECT_JITTER = 0.5;
+
 /** The one game channel of this page, opened on first use and kept for the page's life. */
 export function gameSocket(): Socket {
   // WebSocket first: one connection, which any backend worker or node can hold without sticky
@@ -34,6 +46,14 @@ export function gameSocket(): Socket {
     auth: handshake,
     transports: ['websocket', 'polling'],
     tryAllTransports: true,
+    reconnection: true,
+    reconnectionAttempts: Infinity,
+    reconnectionDelay: RECONNECT_FIRST_MS,
+    reconnectionDelayMax: RECONNECT_LONGEST_MS,
+    randomizationFactor: RECONNECT_JITTER,
+  });
+  socket.on('connect', () => {
+    everConnected = true;
   });
   return socket;
 }
@@ -52,6 +72,15 @@ export function useSocketConnected(): boolean {
   return useSyncExternalStore(
     subscribe,
     () => gameSocket().connected,
+    () => false,
+  );
+}
+
+/** The channel was open and is not now: it is coming back by itself (see the backoff above). */
+export function useSocketReconnecting(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => everConnected && !gameSocket().connected,
     () => false,
   );
 }

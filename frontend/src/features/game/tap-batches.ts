@@ -55,6 +55,12 @@ type Timer = ReturnType<typeof setTimeout>;
  */
 const CLOCK_SLACK_MS = 100;
 
+/**
+ * A wait drawn at random between half of `ms` and `ms`: screens a busy server refused at the same
+ * moment ask again spread over time, not together.
+ */
+const jittered = (ms: number) => ms * (0.5 + Math.random() / 2);
+
 interface SessionNumbers {
   last: number;
   /** The server said batches up to this number are in Postgres. */
@@ -537,7 +543,7 @@ export class TapBatches {
       this.down = true;
       this.options.onChange?.();
     }
-    this.retryTimer ??= setTimeout(this.retry, this.retryMs);
+    this.retryTimer ??= setTimeout(this.retry, jittered(this.retryMs));
   }
 
   private setAvailable() {
@@ -559,7 +565,7 @@ export class TapBatches {
   private readonly retry = () => {
     this.retryTimer = null;
     if (!this.down || this.disposed) return;
-    this.retryTimer = setTimeout(this.retry, this.retryMs);
+    this.retryTimer = setTimeout(this.retry, jittered(this.retryMs));
     if (this.posts.hasWaiting || !this.options.socket.connected) {
       if (!this.posts.hasWaiting && this.pending) {
         const { userId, sessionId } = this.pending;

@@ -128,14 +128,14 @@ export class TapPosts {
         this.flying.delete(tap);
         if (this.stopped) return;
         if (!(error instanceof ApiError)) {
-          // No answer at all (no network): the tap waits, key and all, for the network.
+          // No answer at all (the network gone, the server restarting): the tap waits, key and
+          // all, and is posted again; the server counts it once if the first one did reach it.
           this.waiting.unshift(tap);
           this.host.bucket.refund(1);
           this.host.offline();
           return;
         }
-        const status = error.status;
-        const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
+        const { status, retryAfterMs } = error;
         // A 503 counted nothing: the server spent none of the allowance.
         if (status === 503) this.host.bucket.refund(1);
         if (isUnavailable(status)) {

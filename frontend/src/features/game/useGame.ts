@@ -19,7 +19,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import { toast } from '../../hooks/use-toast';
-import { gameSocket } from './game-socket';
+import { gameSocket, useSocketReconnecting } from './game-socket';
 import { gameKeys } from './queries';
 import { indexedDbKeptTaps } from './kept-taps-idb';
 import {
@@ -345,6 +345,10 @@ export function useGame() {
     });
   }, []);
 
+  // The channel dropped (a deploy, a network change) and is coming back, or the game answered
+  // that it is briefly unavailable: either way taps are kept and counted once it serves.
+  const socketDown = useSocketReconnecting();
+
   return {
     status,
     player,
@@ -352,7 +356,8 @@ export function useGame() {
     /** The counters as shown: the server's figures and the taps waiting, never going back. */
     sessionShown: Math.max(shown.session, frozen ? 0 : figures.session),
     totalShown: Math.max(shown.total, frozen ? 0 : figures.total),
-    reconnecting,
+    // Offline, the status line says so (and what waits): not also that it is reconnecting.
+    reconnecting: (reconnecting || socketDown) && !offline,
     offline,
     sync,
     bucket,

@@ -1,0 +1,277 @@
+// The reconnect storm: N players connected and tapping as the game screen does, then every socket
+// cut at once, in two ways: a graceful restart of the server (SIGTERM, then a new process on the
+// same port), and every client dropping and coming back with the server up. Reports the time until
+// 99 % of the players are reconnected and resynced (the boards' snapshot in), the acknowledgement
+// latency during the storm, the handshakes and taps refused 503 (admission control), the server's
+// memory and CPU, and whether the acknowledged taps are Postgres's totals afterwards.
+//
+// Environment (defaults in brackets):
+//   BENCH_STORM_PLAYERS [2000,5000,10000]  players per run
+//   BENCH_STORM_MODES [restart,drop]       the cuts measured
+//   BENCH_STORM_SECONDS [40]               tapping time of each run; the cut comes after 5 s
+//   BENCH_PLAYERS_PER_PROCESS [5000]       players per load-generator process
+//   BENCH_STORM_LAG_MS [unset]             ADMIT_EVENT_LOOP_LAG_MS of the server (its default unset)
+//   BENCH_STORM_DEBUG [unset]              also prints the players' taps as Redis holds them
+// A smoke run: BENCH_STORM_PLAYERS=200 BENCH_STORM_SECONDS=12 npx tsx bench/reconnect-storm.bench.ts
+import { fork, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { createPlayers } from './lib/game-load';
+import { PROTOCOLS } from './lib/load-protocols';
+import { SERVER_NODE_FLAGS, startBackend, type Child } from './lib/processes';
+import { printTable, writeReport, type Row } from './lib/report';
+import { scratchDatabase } from './lib/scratch-db';
+import { mergeInto, round, summarizeHistogram, type Histogram } from './lib/stats';
+import type { FromStorm, ToStorm } from './lib/storm-worker';
+
+const numbers = (value: string) => value.split(',').filter(Boolean).map(Number);
+const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PLAYERS = numbers(process.env.BENCH_STORM_PLAYERS ?? '2000,5000,10000');
+const MODES = (process.env.BENCH_STORM_MODES ?? 'restart,drop').split(',') as Mode[];
+const SECONDS = Number(process.env.BENCH_STORM_SECONDS ?? 40);
+const CUT_AFTER_SECONDS = 5;
+const PLAYERS_PER_PROCESS = Number(process.env.BENCH_PLAYERS_PER_PROCESS ?? 5000);
+const WORKER = fileURLToPath(new URL('./lib/storm-worker.ts', import.meta.url));
+
+type Mode = 'restart' | 'drop';
+
+class StormProcess {
+  readonly child: ChildProcess;
+  private waiting: ((message: FromStorm) => void) | null = null;
+
+  constructor() {
+    this.child = fork(WORKER, [], { execArgv: ['--import', 'tsx'] });
+    this.child.on('message', (message: FromStorm) => this.waiting?.(message));
+  }
+
+  request(message: ToStorm, expected: FromStorm['kind']): Promise<FromStorm> {
+    return new Promise((resolve, reject) => {
+      this.waiting = (answer) => {
+        this.waiting = null;
+        if (answer.kind === expected) resolve(answer);
+        else reject(new Error(answer.kind === 'failed' ? answer.error : `got ${answer.kind}`));
+      };
+      this.child.send(message);
+    });
+  }
+
+  tell(message: ToStorm) {
+    this.child.send(message);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.child.kill(), 5000);
+      this.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.child.send({ kind: 'close' } satisfies ToStorm);
+    });
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Postgres's sum of the players' taps, once it holds at least `acknowledged` and is steady. */
+async function storedTaps(dbUrl: string, ids: string[], acknowledged: number): Promise<number> {
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  try {
+    const deadline = Date.now() + 60_000;
+    let previous = -1;
+    for (;;) {
+      const { rows } = await db.query<{ taps: string }>(
+        'SELECT COALESCE(sum(total_taps), 0) AS taps FROM game_users WHERE id = ANY($1)',
+        [ids],
+      );
+      const stored = Number(rows[0].taps);
+      if ((stored >= acknowledged && stored === previous) || Date.now() > deadline) return stored;
+      previous = stored;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  } finally {
+    await db.end();
+  }
+}
+
+async function storm(
+  mode: Mode,
+  count: number,
+  env: Record<string, string>,
+  dbUrl: string,
+  id: string,
+): Promise<Row> {
+  const port = await freePort();
+  const serverEnv = { ...env, PORT: String(port) };
+  let app: Child = await startBackend(id, serverEnv, SERVER_NODE_FLAGS);
+  const players = await createPlayers(app.url, count, `${mode[0]}${count}`);
+  const loaders = Array.from(
+    { length: Math.ceil(count / PLAYERS_PER_PROCESS) },
+    () => new StormProcess(),
+  );
+  try {
+    await Promise.all(
+      loaders.map((loader, k) =>
+        loader.request(
+          {
+            kind: 'connect',
+            url: app.url,
+            auth: PROTOCOLS.compact.auth ?? {},
+            players: players
+              .filter((_, i) => i % loaders.length === k)
+              .map((p) => ({ cookie: p.cookie, sessionId: p.sessionId })),
+          },
+          'connected',
+        ),
+      ),
+    );
+    const running = Promise.all(
+      loaders.map((loader) => loader.request({ kind: 'run', seconds: SECONDS }, 'done')),
+    );
+    await new Promise((r) => setTimeout(r, CUT_AFTER_SECONDS * 1000));
+
+    const cutAt = Date.now();
+    let cpuBefore = app.cpuSeconds();
+    let cpuSeconds = 0;
+    let peakRssMb = app.rssMb();
+    /** From SIGTERM until the new process serves. */
+    let downSeconds = 0;
+    if (mode === 'restart') {
+      for (const loader of loaders) loader.tell({ kind: 'cut', at: cutAt });
+      await app.stop();
+      app = await startBackend(id, serverEnv, SERVER_NODE_FLAGS);
+      downSeconds = (Date.now() - cutAt) / 1000;
+      cpuBefore = 0;
+    } else {
+      for (const loader of loaders) loader.tell({ kind: 'drop', at: cutAt });
+    }
+    const sampler = setInterval(() => {
+      try {
+        peakRssMb = Math.max(peakRssMb, app.rssMb());
+      } catch {
+        // Between two processes.
+      }
+    }, 250);
+    const done = (await running).filter((d) => d.kind === 'done');
+    clearInterval(sampler);
+    cpuSeconds = app.cpuSeconds() - cpuBefore;
+    const elapsed = (Date.now() - cutAt) / 1000;
+
+    const resynced = done.flatMap((d) => d.resyncedAfterMs);
+    const never = resynced.filter((ms) => ms < 0).length;
+    const sorted = resynced.filter((ms) => ms >= 0).sort((a, b) => a - b);
+    const ninetyNine =
+      sorted.length >= Math.ceil(count * 0.99) ? sorted[Math.ceil(count * 0.99) - 1] : NaN;
+    const stormAcks: Histogram = new Map();
+    for (const d of done) mergeInto(stormAcks, d.stormAcks);
+    const ack = summarizeHistogram(stormAcks);
+    const peakAck = Math.max(0, ...[...stormAcks.keys()]);
+    const acknowledged = done.reduce((n, d) => n + d.accepted, 0);
+    const unacknowledged = done.reduce((n, d) => n + d.unacknowledgedTaps, 0);
+    const sum = (key: 'handshakes503' | 'handshakesFailed' | 'taps503') =>
+      done.reduce((n, d) => n + d[key], 0);
+    const stored = await storedTaps(
+      dbUrl,
+      players.map((p) => p.userId),
+      acknowledged,
+    );
+    if (process.env.BENCH_STORM_DEBUG) {
+      const redis = new Redis(REDIS_URL);
+      const taps = await Promise.all(
+        players.map((p) => redis.hget(`${id}:game:user:${p.userId}`, 'taps')),
+      );
+      console.log(
+        'redis taps',
+        taps.reduce((n, t) => n + Number(t ?? 0), 0),
+      );
+      await redis.quit();
+    }
+    return {
+      name: `(6) reconnect storm, ${count} players, ${mode === 'restart' ? 'graceful restart of the server' : 'every client drops, server up'}`,
+      figures: {
+        'server down s': round(downSeconds, 1),
+        '99 % resynced s': round(ninetyNine / 1000, 1),
+        'last resynced s': round((sorted.at(-1) ?? NaN) / 1000, 1),
+        'never resynced': never,
+        'ack p50 ms': ack.p50,
+        'ack p99 ms': ack.p99,
+        'ack peak ms': round(peakAck, 0),
+        'handshakes 503': sum('handshakes503'),
+        'handshakes failed': sum('handshakesFailed'),
+        'taps 503': sum('taps503'),
+        'server peak RSS MB': round(peakRssMb, 0),
+        'server CPU %': round((cpuSeconds / elapsed) * 100, 0),
+        acknowledged,
+        'in Postgres': stored,
+        'never acknowledged': unacknowledged,
+        'nothing lost':
+          stored >= acknowledged && stored <= acknowledged + unacknowledged ? 'yes' : 'NO',
+      },
+    };
+  } finally {
+    await Promise.all(loaders.map((loader) => loader.close()));
+    await app.stop();
+  }
+}
+
+async function main() {
+  const scratch = await scratchDatabase(DATABASE_URL);
+  const rows: Row[] = [];
+  const loadAtStart = os.loadavg()[0];
+  const env = {
+    DATABASE_URL: scratch.url,
+    REDIS_URL,
+    REDIS_PREFIX: scratch.name,
+    // The anti-cheat limit would refuse a load generator's taps; lifted, as in the game bench.
+    TAP_RATE_PER_SECOND: '1000000',
+    TAP_BURST: '1000000',
+    // Every simulated player connects from the load generator's one address; admission control
+    // (ADMIT_*) stays at its defaults: its refusals are what this measures.
+    NEW_SOCKETS_PER_MINUTE: '1000000',
+    NEW_SOCKETS_BURST: '1000000',
+    SOCKETS_PER_ADDRESS: '1000000',
+    ...(process.env.BENCH_STORM_LAG_MS
+      ? { ADMIT_EVENT_LOOP_LAG_MS: process.env.BENCH_STORM_LAG_MS }
+      : {}),
+  };
+  try {
+    for (const count of PLAYERS) {
+      for (const mode of MODES) {
+        console.log(`reconnect storm: ${count} players, ${mode}`);
+        const row = await storm(mode, count, env, scratch.url, scratch.name);
+        printTable([row]);
+        rows.push(row);
+      }
+    }
+  } finally {
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${scratch.name}:*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+    await scratch.drop();
+  }
+  printTable(rows);
+  writeReport('reconnect-storm', 'Reconnect storms', 'npm run bench', rows, [
+    `(6): each player taps 10 a second in one numbered batch a second (the game screen's compact protocol, following the top 100) for ${SECONDS} s; ${CUT_AFTER_SECONDS} s in, every socket is cut at once. "graceful restart": SIGTERM to the server, then a new process on the same port (the players' connections closed by the server, not by a disconnect packet); "every client drops": each player's connection terminated by the client, the server up. Each player comes back as socket.io-client does (1 s × 2^attempt, at most 5 s, ±50 %), and is resynced when the boards' snapshot of its new handshake arrives; then its batches not acknowledged go again under their numbers.`,
+    'Ack latency during the storm: acknowledgements that arrived after the cut, each from the batch\'s last sending. "handshakes 503" and "taps 503" are admission control\'s refusals (ADMIT_* at their defaults), each retried after a jittered wait. Server RSS and CPU: the serving process after the cut (for a restart, the new one from its start), sampled every 250 ms and from /proc; 100 % is one core.',
+    '"nothing lost": Postgres holds every acknowledged tap, and no more than those plus the taps of batches never acknowledged.',
+    `The machine's 1-minute load average was ${round(loadAtStart)} at the start and ${round(os.loadavg()[0])} at the end, on ${os.cpus().length} cores (the benchmark's own processes included).`,
+  ]);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
