@@ -5,7 +5,7 @@ import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { expectNoViolations } from './axe';
 import { photo } from './seed';
-import { adminTabs, memberPlaying, seededSuite, until } from './setup';
+import { adminTabs, memberPlaying, offlineAndOutOfEnergy, seededSuite, until } from './setup';
 
 const executable = chromiumPath();
 /** A phone and a desktop. */
@@ -76,6 +76,11 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
       await until(() => page.getByTestId('stat-Rank').textContent()).toMatch(/^#\d+$/);
       expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
       await expectNoViolations(page, 'game');
+
+      // The status line of taps waiting offline, and the energy gauge, empty.
+      const stopTapping = await offlineAndOutOfEnergy(page);
+      await expectNoViolations(page, 'game offline, out of energy');
+      await stopTapping();
     });
 
     it('LOLGram: each tab, and the edit profile, report and notifications dialogs', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { chromiumPath, screenshotPath } from './browser';
 import { PHONE_WIDTHS, SCREEN_SIZES, photo } from './seed';
-import { adminTabs, seededSuite, until } from './setup';
+import { adminTabs, offlineAndOutOfEnergy, seededSuite, until } from './setup';
 
 const executable = chromiumPath();
 const WIDTHS = [...PHONE_WIDTHS, ...Object.keys(SCREEN_SIZES).map(Number)];
@@ -96,6 +96,19 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       await expectOnScreen(page, toast);
       await expectFits(page, width, 'play-toast', { fullPage: false });
       if (isPhone(width)) await expectCentred(page, toast);
+
+      // Offline with taps waiting, the energy gauge empty: the status line and the gauge fit.
+      const stopTapping = await offlineAndOutOfEnergy(page);
+      await expectOnScreen(page, page.getByTestId('tap-status'));
+      await expectFits(page, width, 'play-offline');
+      const gauge = page.getByRole('meter', { name: 'Tap energy' });
+      const [bar, character] = await Promise.all([
+        gauge.boundingBox(),
+        page.getByTestId('tap-character').boundingBox(),
+      ]);
+      expect(bar!.width).toBeGreaterThan(width < 1024 ? 100 : 300);
+      expect(bar!.y).toBeGreaterThan(character!.y + character!.height - 1);
+      await stopTapping();
     });
 
     it('the event leaderboard: boards stacked on a phone, side by side on a screen, names whole', async () => {

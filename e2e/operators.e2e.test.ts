@@ -242,11 +242,10 @@ describe.runIf(executable)('game operators in a browser', () => {
     expect(await screen.getByText('Netherlands').count()).toBe(0);
     await screen.screenshot({ path: screenshotPath('operators-leaderboard-after-freeze') });
 
-    // The frozen player's own game screen says so at the first tap.
+    // The frozen player's own game screen says so as it loads, before any tap.
     const game = await botContext.newPage();
     await game.goto('/play');
     await until(() => game.getByTestId('stat-Total Taps').textContent()).toBe('300');
-    await game.getByTestId('tap-character').click();
     const frozen = game.getByTestId('game-frozen');
     await until(() => frozen.isVisible()).toBe(true);
     expect(await frozen.getByText('This player is frozen').isVisible()).toBe(true);

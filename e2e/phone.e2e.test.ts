@@ -261,6 +261,11 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
       page.getByRole('button', { name: 'Tap the character to earn a point' }).isVisible(),
     ).toBe(true);
     expect(await page.locator('#root').getAttribute('data-prerendered')).toBe('/play');
+    // The player last shown plays on: the taps wait on the device, and the screen says so.
+    await memberPlaying(page);
+    await page.getByTestId('tap-character').click();
+    await until(() => page.getByTestId('tap-status').getAttribute('data-state')).toBe('offline');
+    expect(await page.getByTestId('tap-status').textContent()).toContain('1 tap waiting');
     // Calls to the server are never answered from a cache.
     expect(
       await page.evaluate(() =>

@@ -21,6 +21,76 @@ export const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { time
 export const memberPlaying = (page: Page) =>
   until(() => page.getByTestId('stat-Country').textContent()).toContain(MEMBER_COUNTRY);
 
+/**
+ * Taps the character `times` at once, from inside the page (faster than clicks, and than the
+ * allowance refills).
+ */
+export const tapFast = (page: Page, times: number) =>
+  page.getByTestId('tap-character').evaluate((el, n) => {
+    for (let i = 0; i < n; i += 1) {
+      const box = el.getBoundingClientRect();
+      const init = {
+        bubbles: true,
+        button: 0,
+        pointerType: 'touch',
+        isPrimary: true,
+        clientX: box.left + box.width / 2,
+        clientY: box.top + box.height / 2,
+      };
+      el.dispatchEvent(new PointerEvent('pointerdown', init));
+      el.dispatchEvent(new PointerEvent('pointerup', init));
+    }
+  }, times);
+
+/**
+ * Takes the page offline and keeps tapping faster than the allowance refills, until the screen
+ * says it is offline with taps waiting and the energy gauge is empty; answers how to stop tapping.
+ */
+export async function offlineAndOutOfEnergy(page: Page): Promise<() => Promise<number>> {
+  await page.context().setOffline(true);
+  const stop = await outOfEnergy(page);
+  await until(() => page.getByTestId('tap-status').getAttribute('data-state')).toBe('offline');
+  return stop;
+}
+
+/**
+ * Keeps tapping faster than the allowance refills until the energy gauge is empty; answers how
+ * to stop, which answers how many taps were made.
+ */
+export async function outOfEnergy(page: Page): Promise<() => Promise<number>> {
+  await page.evaluate(() => {
+    const el = document.querySelector('[data-testid="tap-character"]')!;
+    const box = el.getBoundingClientRect();
+    const init = {
+      bubbles: true,
+      button: 0,
+      pointerType: 'touch',
+      isPrimary: true,
+      clientX: box.left + box.width / 2,
+      clientY: box.top + box.height / 2,
+    };
+    const state = window as unknown as { tapper: number; tapped: number };
+    state.tapped = 0;
+    const tap = () => {
+      el.dispatchEvent(new PointerEvent('pointerdown', init));
+      el.dispatchEvent(new PointerEvent('pointerup', init));
+      state.tapped += 1;
+    };
+    for (let i = 0; i < 60; i += 1) tap();
+    // Several a tick: a busy page runs its timers late.
+    state.tapper = window.setInterval(() => {
+      for (let i = 0; i < 4; i += 1) tap();
+    }, 20);
+  });
+  await until(() => page.getByTestId('energy-gauge').getAttribute('data-empty')).toBe('true');
+  return () =>
+    page.evaluate(() => {
+      const state = window as unknown as { tapper: number; tapped: number };
+      clearInterval(state.tapper);
+      return state.tapped;
+    });
+}
+
 /** The admin dashboard's tabs, each with what shows that its panel has loaded. */
 export const adminTabs = (page: Page): [tab: string, ready: Locator][] => [
   ['Overview', page.getByText('System Health')],

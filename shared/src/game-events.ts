@@ -23,4 +23,24 @@ export const gameEvents = {
   watch: 'watch',
   boardsSnapshot: 'boards:snapshot',
   boardsDelta: 'boards:delta',
+  /** To the player's own sockets: an operator froze or unfroze them (PlayerFrozenPush). */
+  frozen: 'frozen',
 } as const;
+
+/** The `frozen` push: whether the player is frozen now. */
+export interface PlayerFrozenPush {
+  frozen: boolean;
+}
+
+/**
+ * How long a session takes taps after it started: a client may keep taps it could not send (a
+ * lost network, a closed page) and send them, numbered in their session, on a later visit. A batch
+ * for a session started longer ago is refused (410), so that nothing kept replays for ever.
+ */
+export const SESSION_TAPS_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The most taps the game screen keeps on the device waiting to be sent: beyond them it counts no
+ * more taps until some are sent (about eight minutes of tapping at the default allowance).
+ */
+export const MAX_KEPT_TAPS = 10_000;

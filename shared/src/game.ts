@@ -11,7 +11,14 @@ import { ignoredFields } from './ignored-fields';
 import { countryCodeSchema, usernameSchema } from './validation';
 
 // The channel's plain values live apart, so that the game screen does not load zod for them.
-export { gameEvents, MAX_TAPS_PER_BATCH, TAP_KEY_HEADER } from './game-events';
+export {
+  gameEvents,
+  MAX_KEPT_TAPS,
+  MAX_TAPS_PER_BATCH,
+  SESSION_TAPS_MAX_AGE_MS,
+  TAP_KEY_HEADER,
+  type PlayerFrozenPush,
+} from './game-events';
 
 /** Ids are opaque strings on the wire (UUIDs). */
 export const idSchema = z.string().uuid('Invalid id');
@@ -24,6 +31,13 @@ export const gameUserSchema = z.object({
   totalTaps: z.number().int(),
 });
 export type GameUser = z.infer<typeof gameUserSchema>;
+
+/**
+ * GET /api/users/:id: a player's public record; to the browser that plays as them (its signed
+ * player cookie) also whether they are frozen, so that the game screen says so before any tap.
+ */
+export const playerRecordSchema = gameUserSchema.extend({ frozen: z.boolean().optional() });
+export type PlayerRecord = z.infer<typeof playerRecordSchema>;
 
 export const gameSessionSchema = z.object({
   id: z.string(),

@@ -35,6 +35,12 @@ export class NotFoundError extends HttpError {
     super(404, message);
   }
 }
+/** What was asked for existed, and is no longer available for good. */
+export class GoneError extends HttpError {
+  constructor(message: string) {
+    super(410, message);
+  }
+}
 export class ConflictError extends HttpError {
   constructor(message: string) {
     super(409, message);

@@ -64,7 +64,7 @@ export async function createGameFeature(
     store = new PostgresGameStore(repos, rateLimit, () => local.changed());
     claims = local;
   }
-  const service = new GameService(store, metrics, signals, admission);
+  const service = new GameService(store, metrics, signals, admission, now);
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const operators = new OperatorsService(
     db.pool,
@@ -98,6 +98,7 @@ export async function createGameFeature(
         secret,
         logger,
         metrics,
+        events,
         allowance: rateLimit,
       });
     },

@@ -50,6 +50,14 @@ export class PostgresGameStore implements GameStore {
     return user ? this.boards.rankOf(user.totalPoints) : null;
   }
 
+  sessionStart(sessionId: string) {
+    return this.repo.sessionStart(sessionId);
+  }
+
+  isFrozen(userId: string) {
+    return this.repo.isFrozen(userId);
+  }
+
   createSession(userId: string) {
     return this.repo.insertSession(userId);
   }

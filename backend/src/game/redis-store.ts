@@ -136,6 +136,14 @@ export class RedisGameStore implements GameStore {
     });
   }
 
+  sessionStart(sessionId: string) {
+    return this.repo.sessionStart(sessionId);
+  }
+
+  isFrozen(userId: string) {
+    return this.repo.isFrozen(userId);
+  }
+
   createSession(userId: string): Promise<GameSession> {
     return this.available(async () => {
       const session = await this.repo.insertSession(userId);

@@ -51,6 +51,15 @@ export class GameRepository {
     return rows[0];
   }
 
+  /** The session's player and when it started (epoch ms); null for an unknown session. */
+  async sessionStart(id: string): Promise<{ userId: string; startedAt: number } | null> {
+    const { rows } = await this.db.query<{ userId: string; startedAt: Date }>(
+      `SELECT user_id AS "userId", created_at AS "startedAt" FROM game_sessions WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? { userId: rows[0].userId, startedAt: rows[0].startedAt.getTime() } : null;
+  }
+
   /**
    * The session, the number of the last tap batch counted for it, whether its player is frozen,
    * and whether it counted the tap `key` within `keySeconds`.

@@ -35,7 +35,7 @@ export function gameRouter(service: GameService, gameConfig: GameConfig, secret:
   });
 
   router.get('/users/:id', async (req, res) => {
-    res.json(await service.getUser(req.params.id));
+    res.json(await service.playerRecord(req.params.id, playerFromRequest(req)));
   });
 
   router.get('/users/:id/rank', async (req, res) => {

@@ -1,16 +1,24 @@
 import {
   messages,
   MILESTONE_POINTS,
+  SESSION_TAPS_MAX_AGE_MS,
   type BatchNumbers,
   type GameSession,
   type GameUser,
   type LeaderboardCountry,
   type LeaderboardUser,
   type MilestoneResponse,
+  type PlayerRecord,
   type RankedUser,
 } from '@tapgram/shared';
 import { violates } from '../core/db';
-import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError } from '../core/errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  GoneError,
+  NotFoundError,
+  TooManyRequestsError,
+} from '../core/errors';
 import type { Admission } from '../core/admission';
 import { isId } from '../core/ids';
 import type { Metrics } from '../core/metrics';
@@ -66,6 +74,11 @@ function batchName({ sessionId, seq, key }: PlayerBatch): string | undefined {
   return undefined;
 }
 
+/** Session start times a process remembers (they never change): older ones are read again. */
+const SESSION_STARTS_KEPT = 20_000;
+
+export const SESSION_TOO_OLD = 'This session is too old to take taps';
+
 export interface LeaderboardSnapshot {
   users: LeaderboardUser[];
   countries: LeaderboardCountry[];
@@ -76,6 +89,8 @@ export interface LeaderboardSnapshot {
 export class GameService {
   /** The last tap under way of each session: the next one waits for it. */
   private readonly sessionTurns = new Map<string, Promise<unknown>>();
+  /** When each session met lately started (epoch ms): a batch's session must be recent. */
+  private readonly sessionStarts = new Map<string, number>();
 
   constructor(
     private readonly store: GameStore,
@@ -84,6 +99,7 @@ export class GameService {
     private readonly signals: SignalBuffer | null = null,
     /** Refuses a batch (503) beyond what the process takes; none: every batch is taken. */
     private readonly admission?: Admission,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** `network`: the hashed network the request came from, a suspicion signal. */
@@ -95,6 +111,16 @@ export class GameService {
     const user = isId(id) ? await this.store.getUser(id) : null;
     if (!user) throw new NotFoundError('User not found');
     return user;
+  }
+
+  /**
+   * A player's public record; to the browser that plays as them (`player`, its signed cookie),
+   * also whether they are frozen.
+   */
+  async playerRecord(id: string, player: string | null): Promise<PlayerRecord> {
+    const user = await this.getUser(id);
+    if (player !== id) return user;
+    return { ...user, frozen: await this.store.isFrozen(id) };
   }
 
   async rank(id: string): Promise<number> {
@@ -136,6 +162,7 @@ export class GameService {
   private async countTaps(player: string | null, sent: SentBatch): Promise<TapAccepted> {
     const batch: PlayerBatch = { ...sent, userId: assertPlayer(player, sent.userId ?? player) };
     const { userId, sessionId, count } = batch;
+    await this.assertRecent(sessionId);
     const outcome = await this.inSessionOrder(sessionId, () => this.store.tap(batch));
     switch (outcome.kind) {
       case 'ok': {
@@ -155,6 +182,28 @@ export class GameService {
       case 'frozen':
         throw new ForbiddenError(messages.playerFrozen);
     }
+  }
+
+  /**
+   * A session takes taps for SESSION_TAPS_MAX_AGE_MS after it started: taps a client kept (a lost
+   * network, a closed page) may reach it on a later visit, each batch once by its number, and no
+   * later. Its start is read once per process (it never changes); the store decides the rest (an
+   * unknown session, another player's).
+   */
+  private async assertRecent(sessionId: string): Promise<void> {
+    let startedAt = this.sessionStarts.get(sessionId);
+    if (startedAt === undefined) {
+      if (!isId(sessionId)) return;
+      const start = await this.store.sessionStart(sessionId);
+      if (!start) return;
+      startedAt = start.startedAt;
+      if (this.sessionStarts.size >= SESSION_STARTS_KEPT) {
+        const oldest = this.sessionStarts.keys().next().value;
+        if (oldest !== undefined) this.sessionStarts.delete(oldest);
+      }
+      this.sessionStarts.set(sessionId, startedAt);
+    }
+    if (this.now() - startedAt > SESSION_TAPS_MAX_AGE_MS) throw new GoneError(SESSION_TOO_OLD);
   }
 
   /** Where the player's session stands, for a client holding batches not yet durable. */

@@ -4,10 +4,12 @@ import {
   gameHandshakeSchema,
   watchBoardsSchema,
   type GameHandshake,
+  type PlayerFrozenPush,
   type TapAllowance,
   type WatchAck,
 } from '@tapgram/shared';
 import type { Server as SocketServer } from 'socket.io';
+import type { EventBus } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { startBoardPushes } from './board-pushes';
@@ -15,6 +17,9 @@ import { playerFromCookieHeader } from './player-cookie';
 import type { PushClaims } from './push-claims';
 import type { GameService } from './service';
 import { handleTaps } from './tap-handlers';
+
+/** The room of a player's own sockets (the player its signed cookie names). */
+const playerRoom = (playerId: string) => `player:${playerId}`;
 
 /**
  * The game channel: the handshake (what the client asks for), batched taps with acknowledgements
@@ -28,12 +33,20 @@ export function attachGameChannel(
     secret: string;
     logger: Logger;
     metrics: Metrics;
+    /** Tells the player's own sockets of a freeze or an unfreeze (`player.frozen`). */
+    events?: EventBus;
     /** Announced on every connection: the game screen sends what it allows, as it refills. */
     allowance: TapAllowance;
   },
 ): () => Promise<void> {
-  const { service, claims, secret, logger, metrics, allowance } = deps;
+  const { service, claims, secret, logger, metrics, events, allowance } = deps;
   const boards = startBoardPushes(io, { service, claims, logger, metrics });
+  // A freeze happens on one node; the adapter carries the push to whichever node holds the
+  // player's sockets.
+  const stopFrozenPushes = events?.on('player.frozen', ({ playerId, frozen }) => {
+    const push: PlayerFrozenPush = { frozen };
+    io.to(playerRoom(playerId)).emit(gameEvents.frozen, push);
+  });
 
   // A handshake that asks for something this server does not offer is refused, with the reason.
   io.use((socket, next) => {
@@ -51,6 +64,7 @@ export function attachGameChannel(
     const player = playerFromCookieHeader(socket.handshake.headers.cookie, secret);
     const options = socket.data.game as GameHandshake;
     socket.emit(gameEvents.allowance, allowance);
+    if (player) void socket.join(playerRoom(player));
     boards.welcome(socket, options.boards);
     socket.on('disconnect', () => boards.forget(socket));
     handleTaps(socket, { service, logger, metrics, player, options });
@@ -68,5 +82,8 @@ export function attachGameChannel(
     });
   });
 
-  return () => boards.stop();
+  return () => {
+    stopFrozenPushes?.();
+    return boards.stop();
+  };
 }

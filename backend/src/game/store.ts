@@ -55,6 +55,10 @@ export interface GameStore {
   /** 1 + the number of players with strictly more points; null for an unknown player. */
   rank(userId: string): Promise<number | null>;
   createSession(userId: string): Promise<GameSession>;
+  /** When the session started (epoch ms), and whose it is; null for an unknown session. */
+  sessionStart(sessionId: string): Promise<{ userId: string; startedAt: number } | null>;
+  /** Whether the game's operators froze the player (Postgres holds it). */
+  isFrozen(userId: string): Promise<boolean>;
   /**
    * Counts a batch of `count` taps on the player, the session and the country in one atomic step:
    * whole, or not at all when the player's rate does not allow all of it. A batch numbered `seq`

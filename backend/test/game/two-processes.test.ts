@@ -4,6 +4,7 @@ import {
   type Boards,
   type BoardsDelta,
   type BoardsSnapshot,
+  type PlayerFrozenPush,
 } from '@tapgram/shared';
 import { io } from 'socket.io-client';
 import request from 'supertest';
@@ -12,6 +13,7 @@ import { redisAvailable } from '../../test-support/availability';
 import { spawnServer, type ServerProcess } from '../../test-support/process';
 import { startTestServer, type TestServer } from '../../test-support/server';
 import { TEST_REDIS_URL } from '../../test-support/services';
+import { makeAdmin } from '../lolgram/moderation/builders';
 import { makePlayer } from './builders';
 import { connectGame, nextBoard, nextEvent, sendTaps } from './socket-client';
 
@@ -81,6 +83,26 @@ describe.runIf(await redisAvailable())('two backend processes sharing one Redis'
     await sawDelta;
     watcherOnB.disconnect();
     tapperOnA.disconnect();
+  });
+
+  it("tells the player's socket on one process of a freeze and an unfreeze made through the other", async () => {
+    const admin = await makeAdmin(a);
+    const player = await makePlayer(a.url, 'PT');
+    const playerOnB = await connectGame(b.url, player.cookie);
+    const bystanderOnB = await connectGame(b.url);
+    const told: unknown[] = [];
+    bystanderOnB.on(gameEvents.frozen, (push: unknown) => told.push(push));
+    const frozen = nextEvent<PlayerFrozenPush>(playerOnB, gameEvents.frozen, (p) => p.frozen);
+    const players = '/api/admin/game/players';
+    await admin.agent.post(`${players}/${player.user.id}/freeze`).send({ reason: 'a script' });
+    expect(await frozen).toEqual({ frozen: true });
+    const unfrozen = nextEvent<PlayerFrozenPush>(playerOnB, gameEvents.frozen, (p) => !p.frozen);
+    await admin.agent.post(`${players}/${player.user.id}/unfreeze`).send({ reason: 'a person' });
+    expect(await unfrozen).toEqual({ frozen: false });
+    // Only the player's own sockets hear of it.
+    expect(told).toEqual([]);
+    playerOnB.disconnect();
+    bystanderOnB.disconnect();
   });
 
   it('serves the same totals from both processes', async () => {

@@ -2,7 +2,8 @@ import { messages } from '@tapgram/shared';
 import { Snowflake } from 'lucide-react';
 
 /**
- * Shown once the server refuses a tap because the game's operators froze this player: it stays,
+ * Shown while the game's operators have frozen this player (said on load, by a refused tap, or
+ * pushed live): taps are not sent,
  * since every later tap would be refused too, and the screen stops sending them.
  */
 export function FrozenNotice() {

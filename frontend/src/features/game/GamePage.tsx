@@ -3,6 +3,7 @@ import { useHydrated } from '../../lib/hydration';
 import { SOUND_DEFAULT_ON } from '../../lib/ui-constants';
 import { LazyStorySection } from '../story';
 import { ContractBox } from './ContractBox';
+import { EnergyGauge } from './EnergyGauge';
 import { FrozenNotice } from './FrozenNotice';
 import { GameHeader } from './GameHeader';
 import { LeaderboardPanel } from './LeaderboardPanel';
@@ -11,6 +12,7 @@ import { useGameConfig, useGamePushes, useMilestone, useRank } from './queries';
 import { ReconnectingNotice } from './ReconnectingNotice';
 import { StatTiles } from './StatTiles';
 import { TapCharacter } from './TapCharacter';
+import { TapStatus } from './TapStatus';
 import { useGame } from './useGame';
 
 const WelcomeDialog = lazy(() =>
@@ -44,10 +46,14 @@ export function GamePage() {
           <MilestoneBanner milestone={milestone.data} />
           {game.reconnecting && <ReconnectingNotice />}
           {game.frozen && <FrozenNotice />}
-          <TapCharacter onTap={game.tap} disabled={game.frozen} />
+          <TapStatus state={game.sync} waiting={game.unconfirmed} />
+          <div className="flex flex-col gap-2">
+            <TapCharacter onTap={game.tap} disabled={game.frozen} />
+            <EnergyGauge bucket={game.bucket} spent={game.spent} disabled={game.frozen} />
+          </div>
           <StatTiles
-            sessionPoints={(session?.sessionPoints ?? 0) + game.unconfirmed}
-            totalTaps={(user?.totalTaps ?? 0) + game.unconfirmed}
+            sessionPoints={session ? game.sessionShown : 0}
+            totalTaps={user ? game.totalShown : 0}
             rank={rank.data?.rank}
             country={user?.country}
             frozen={game.frozen}

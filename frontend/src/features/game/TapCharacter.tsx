@@ -19,7 +19,8 @@ export function TapCharacter({
   onTap,
   disabled = false,
 }: {
-  onTap: () => void;
+  /** Answers false for a tap the screen did not count (the allowance is empty): no "+1". */
+  onTap: () => boolean | void;
   disabled?: boolean;
 }) {
   const [pressed, setPressed] = useState(false);
@@ -31,7 +32,7 @@ export function TapCharacter({
     (x: number) => {
       // Still focusable (a disabled button would drop the focus), but no tap and no "+1".
       if (disabled) return;
-      onTap();
+      if (onTap() === false) return;
       nextId.current += 1;
       const id = nextId.current;
       setBursts((current) => [...current.slice(-12), { id, x }]);

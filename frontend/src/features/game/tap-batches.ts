@@ -11,6 +11,7 @@ import {
 } from '@tapgram/shared';
 import type { Socket } from 'socket.io-client';
 import { ApiError } from '../../lib/api';
+import type { KeptTaps } from './kept-taps';
 import { isAllowance, isUnavailable, totalsOf, type TapSettled } from './tap-answers';
 import { TapPosts, type PostTap } from './tap-posts';
 
@@ -23,8 +24,10 @@ export interface TapBatchesOptions {
   onSettled: (result: TapSettled) => void;
   /** `sent` taps were not counted. */
   onError: (error: Error, sent: number) => void;
-  /** `unconfirmed` or `unavailable` changed without an answer to report. */
+  /** `unconfirmed`, `unavailable` or `offline` changed without an answer to report. */
   onChange?: () => void;
+  /** What the device must keep changed (read it with `snapshot`). */
+  onKeep?: () => void;
   windowMs?: number;
   ackTimeoutMs?: number;
   /** While the game is unavailable: how long before trying again. */
@@ -94,6 +97,10 @@ export class TapBatches {
   /** The taps posted one by one while the socket is down. */
   private readonly posts: TapPosts;
   private down = false;
+  /** The last call did not reach the server at all (no network); cleared by the next answer. */
+  private noNetwork = false;
+  /** The session tapped last: its numbers are kept even when nothing of it waits. */
+  private lastSession: string | null = null;
   private disposed = false;
   private stopped = false;
   private retryTimer: Timer | null = null;
@@ -120,7 +127,9 @@ export class TapBatches {
       onError: options.onError,
       served: () => this.setAvailable(),
       unavailable: () => this.setUnavailable(),
+      offline: () => this.setOffline(),
       paceFor: (taps) => this.paceFor(taps),
+      changed: () => this.keep(),
     });
     options.socket.on('connect', this.onReconnect);
     options.socket.on(gameEvents.allowance, this.onAllowance);
@@ -147,7 +156,109 @@ export class TapBatches {
     this.posts.stop();
     this.flying.clear();
     this.sessions.clear();
+    this.keep();
     this.dispose();
+  }
+
+  /** What the device keeps: every tap the server has not made durable, with its numbers. */
+  snapshot(): KeptTaps {
+    const kept: KeptTaps = { batches: [], loose: [], posts: this.posts.kept(), last: {} };
+    const named = new Set<string>(this.lastSession ? [this.lastSession] : []);
+    for (const b of this.queue) {
+      kept.batches.push({ ...this.keptOf(b), answered: b.answered });
+      named.add(b.sessionId);
+    }
+    for (const [sessionId, numbers] of this.sessions) {
+      for (const b of numbers.held) kept.batches.push({ ...this.keptOf(b), answered: true });
+      if (numbers.held.length > 0) named.add(sessionId);
+    }
+    if (this.pending) {
+      kept.loose.push({ ...this.pending });
+      named.add(this.pending.sessionId);
+    }
+    for (const sessionId of named) {
+      const last = this.sessions.get(sessionId)?.last;
+      if (last) kept.last[sessionId] = last;
+    }
+    return kept;
+  }
+
+  private keptOf({ userId, sessionId, seq, count }: Batch) {
+    return { userId, sessionId, seq, count };
+  }
+
+  /**
+   * Takes the taps an earlier page kept (a reload, the next visit): their batches go first, each
+   * with its number, which the server counts once; taps not yet numbered get numbers above the
+   * last their session used; posts go again with their keys.
+   */
+  restore(kept: KeptTaps): void {
+    if (this.stopped) return;
+    for (const [sessionId, last] of Object.entries(kept.last)) {
+      const numbers = this.numbers(sessionId);
+      numbers.last = Math.max(numbers.last, last);
+    }
+    const seen = new Set(this.queue.map((b) => `${b.sessionId}#${b.seq}`));
+    for (const b of kept.batches) {
+      const name = `${b.sessionId}#${b.seq}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const numbers = this.numbers(b.sessionId);
+      numbers.last = Math.max(numbers.last, b.seq);
+      this.queue.push({ ...b, attempt: 0 });
+    }
+    // Batches the allowance holds whole (the server refuses for good one above its burst).
+    const most = Math.min(MAX_TAPS_PER_BATCH, Math.floor(this.bucket.allowance.burst));
+    for (const loose of kept.loose) {
+      const numbers = this.numbers(loose.sessionId);
+      for (let left = loose.count; left > 0;) {
+        const count = Math.min(left, most);
+        left -= count;
+        numbers.last += 1;
+        this.queue.push({ ...loose, count, seq: numbers.last, attempt: 0, answered: false });
+      }
+    }
+    this.queue.sort((a, b) => a.seq - b.seq);
+    this.posts.restore(kept.posts);
+    this.keep();
+    this.options.onChange?.();
+    for (const sessionId of new Set(this.queue.map((b) => b.sessionId))) this.pump(sessionId);
+    this.postNext();
+  }
+
+  /**
+   * The network is gone (the browser says so): taps wait on the device until it is back. A socket
+   * still open is tried by the next retry, which finds out.
+   */
+  networkLost(): void {
+    this.setOffline();
+  }
+
+  /** The network may be back: ask now rather than at the next retry. */
+  networkBack(): void {
+    if (!this.down || this.disposed) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retry();
+  }
+
+  /** The last call did not reach the server: the screen says it is offline. */
+  get offline(): boolean {
+    return this.down && this.noNetwork;
+  }
+
+  /** Taps waiting in `sessionId` (the screen adds them to the session's counter). */
+  unconfirmedIn(sessionId: string): number {
+    let n = this.pending?.sessionId === sessionId ? this.pending.count : 0;
+    n += this.posts.unconfirmedIn(sessionId);
+    for (const batch of this.queue) {
+      if (!batch.answered && batch.sessionId === sessionId) n += batch.count;
+    }
+    return n;
+  }
+
+  private keep() {
+    this.options.onKeep?.();
   }
 
   /** Taps not yet counted: shown at once, so the counters never lag behind the finger. */
@@ -171,9 +282,11 @@ export class TapBatches {
 
   tap(userId: string, sessionId: string): void {
     if (this.stopped) return;
+    this.lastSession = sessionId;
     if (this.pending && this.pending.sessionId !== sessionId) this.setAside();
     this.pending ??= { userId, sessionId, count: 0 };
     this.pending.count += 1;
+    this.keep();
     // Kept while the game is unavailable: the retry sends them.
     if (this.down) return;
     if (!this.options.socket.connected) {
@@ -226,6 +339,7 @@ export class TapBatches {
       answered: false,
     };
     this.queue.push(batch);
+    this.keep();
     return batch;
   }
 
@@ -335,6 +449,11 @@ export class TapBatches {
 
   private settle(batch: Batch, ack: TapBatchAck | CompactTapAck) {
     const { sessionId } = batch;
+    if (this.noNetwork) {
+      this.noNetwork = false;
+      this.options.onChange?.();
+    }
+    this.keep();
     if (!ack.ok) {
       // Not counted (but a 504's may yet be): the server spent none of the allowance on it.
       if (ack.status !== 504) this.bucket.refund(batch.count);
@@ -385,9 +504,11 @@ export class TapBatches {
   private setDurable(sessionId: string, durable: number) {
     const numbers = this.numbers(sessionId);
     numbers.durable = Math.max(numbers.durable, durable);
+    const before = numbers.held.length;
     numbers.held = numbers.held
       .filter((b) => b.seq > numbers.durable)
       .sort((a, b) => a.seq - b.seq);
+    if (numbers.held.length !== before) this.keep();
     if (numbers.held.length > 0) this.scheduleSync();
   }
 
@@ -407,6 +528,15 @@ export class TapBatches {
     this.pump(sessionId);
   }
 
+  private setOffline() {
+    if (this.disposed) return;
+    if (!this.noNetwork) {
+      this.noNetwork = true;
+      this.options.onChange?.();
+    }
+    this.setUnavailable();
+  }
+
   private setUnavailable() {
     if (this.disposed) return;
     if (!this.down) {
@@ -417,6 +547,10 @@ export class TapBatches {
   }
 
   private setAvailable() {
+    if (this.noNetwork) {
+      this.noNetwork = false;
+      this.options.onChange?.();
+    }
     if (!this.down) return;
     this.down = false;
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -494,6 +628,8 @@ export class TapBatches {
    */
   private readonly onReconnect = () => {
     this.flying.clear();
+    // Back after the network was lost: what waits goes now, not at the next retry.
+    if (this.down) queueMicrotask(() => this.networkBack());
     for (const [sessionId, numbers] of this.sessions) {
       const again = numbers.held;
       numbers.held = [];

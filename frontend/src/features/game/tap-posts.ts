@@ -1,5 +1,6 @@
 import type { GameSession, GameUser, TapBucket } from '@tapgram/shared';
 import { ApiError } from '../../lib/api';
+import type { KeptPost } from './kept-taps';
 import { isUnavailable, totalsOf, type TapSettled } from './tap-answers';
 
 /**
@@ -24,14 +25,14 @@ export interface TapPostsHost {
   unavailable(): void;
   /** Calls `next` again once the bucket holds `taps`. */
   paceFor(taps: number): void;
+  /** A post did not reach the server (no network): the taps wait, and the host asks again later. */
+  offline(): void;
+  /** What the posts keep changed (the device keeps it). */
+  changed(): void;
 }
 
 /** A tap posted over HTTP, with the key that makes a re-post count once. */
-interface PostedTap {
-  userId: string;
-  sessionId: string;
-  key: string;
-}
+type PostedTap = KeptPost;
 
 /** A tap key: random, and made without crypto.randomUUID, which plain-HTTP pages lack. */
 function newTapKey(): string {
@@ -47,6 +48,8 @@ function newTapKey(): string {
 export class TapPosts {
   /** Taps to post, oldest first. */
   private waiting: PostedTap[] = [];
+  /** Taps on their way: kept on the device until answered. */
+  private readonly flying = new Set<PostedTap>();
   private posting = 0;
   private stopped = false;
 
@@ -57,6 +60,14 @@ export class TapPosts {
     return this.waiting.length + this.posting;
   }
 
+  /** Taps of `sessionId` waiting or on their way. */
+  unconfirmedIn(sessionId: string): number {
+    let n = 0;
+    for (const tap of this.waiting) if (tap.sessionId === sessionId) n += 1;
+    for (const tap of this.flying) if (tap.sessionId === sessionId) n += 1;
+    return n;
+  }
+
   get hasWaiting(): boolean {
     return this.waiting.length > 0;
   }
@@ -64,6 +75,17 @@ export class TapPosts {
   /** `count` new taps, each named by a key of its own. */
   add(userId: string, sessionId: string, count: number): void {
     for (let i = 0; i < count; i += 1) this.waiting.push({ userId, sessionId, key: newTapKey() });
+    this.host.changed();
+  }
+
+  /** Taps kept by an earlier page, posted again with their keys. */
+  restore(posts: KeptPost[]): void {
+    this.waiting.push(...posts);
+  }
+
+  /** What the device keeps: the taps waiting and those on their way. */
+  kept(): KeptPost[] {
+    return [...this.flying, ...this.waiting];
   }
 
   /** Posts the waiting taps the bucket holds now; the others as it refills. */
@@ -81,13 +103,17 @@ export class TapPosts {
   stop(): void {
     this.stopped = true;
     this.waiting = [];
+    this.flying.clear();
   }
 
   private post(tap: PostedTap) {
     this.posting += 1;
+    this.flying.add(tap);
     this.host.postTap(tap.userId, tap.sessionId, tap.key).then(
       (answer) => {
         this.posting -= 1;
+        this.flying.delete(tap);
+        this.host.changed();
         this.host.served();
         this.host.onSettled({
           userId: tap.userId,
@@ -99,14 +125,20 @@ export class TapPosts {
       },
       (error: Error) => {
         this.posting -= 1;
+        this.flying.delete(tap);
         if (this.stopped) return;
-        const status = error instanceof ApiError ? error.status : 0;
-        const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
+        if (!(error instanceof ApiError)) {
+          // No answer at all (the network gone, the server restarting): the tap waits, key and
+          // all, and is posted again; the server counts it once if the first one did reach it.
+          this.waiting.unshift(tap);
+          this.host.bucket.refund(1);
+          this.host.offline();
+          return;
+        }
+        const { status, retryAfterMs } = error;
         // A 503 counted nothing: the server spent none of the allowance.
         if (status === 503) this.host.bucket.refund(1);
-        // No answer at all (the server restarting, the network gone): kept like a 503 and posted
-        // again with its key, which the server counts once if the first one did reach it.
-        if (isUnavailable(status) || !(error instanceof ApiError)) {
+        if (isUnavailable(status)) {
           this.waiting.unshift(tap);
           this.host.unavailable();
         } else if (status === 429 && retryAfterMs !== undefined) {
@@ -116,6 +148,7 @@ export class TapPosts {
           this.host.bucket.holdsIn(1, retryAfterMs);
           this.host.paceFor(1);
         } else {
+          this.host.changed();
           this.host.onError(error, 1);
         }
       },

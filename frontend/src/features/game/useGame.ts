@@ -1,6 +1,11 @@
 import {
+  gameEvents,
+  MAX_KEPT_TAPS,
   messages,
   POINTS_PER_TAP,
+  TapBucket,
+  type PlayerFrozenPush,
+  type PlayerRecord,
   TAP_KEY_HEADER,
   type CreateSessionBody,
   type GameSession,
@@ -16,12 +21,35 @@ import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import { toast } from '../../hooks/use-toast';
 import { gameSocket, useSocketReconnecting } from './game-socket';
 import { gameKeys } from './queries';
+import { indexedDbKeptTaps } from './kept-taps-idb';
+import {
+  emptyKept,
+  KeptTapsWriter,
+  mergeKept,
+  type KeptTaps,
+  type KeptTapsStorage,
+} from './kept-taps';
 import { gameStorage } from './storage';
+import { isAllowance } from './tap-answers';
 import { TapSender, type TapSettled } from './tap-sender';
 import { playTapSound } from './tap-sound';
 import { useRefreshAfterTap } from './use-refresh-after-tap';
 
 export type GameStatus = 'loading' | 'needs-user' | 'ready';
+
+/**
+ * Where the player's taps stand, as the screen says it: 'offline' (the network is gone; taps
+ * wait on the device), 'sending' (back, or a page that found taps kept: sending what waits),
+ * 'synced' (everything that waited is in), 'live' (nothing to say).
+ */
+export type SyncState = 'live' | 'offline' | 'sending' | 'synced';
+
+/** This page's kept taps, one entry in IndexedDB (made on first use: only in a browser). */
+let keptStorage: KeptTapsStorage | null = null;
+const keptTaps = () => (keptStorage ??= indexedDbKeptTaps());
+/** What a page's former sender held, for the next one; and the adoptions, one after another. */
+let handover: KeptTaps | null = null;
+let adopting: Promise<unknown> = Promise.resolve();
 
 interface Player {
   user: GameUser;
@@ -47,16 +75,21 @@ function isFrozenRefusal(error: Error): boolean {
   return error instanceof ApiError && error.serverMessage === messages.playerFrozen;
 }
 
-/** The player after an answer with `totals` for `sessionId`: older totals do not go back. */
+/**
+ * The player after an answer with `totals` for `sessionId`: older totals do not go back. An
+ * answer for an earlier session (taps kept from a former visit) moves the player's totals only.
+ */
 function withTotals(current: Player | null, sessionId: string, totals: TapTotals): Player | null {
-  if (!current || current.session.id !== sessionId) return current;
+  if (!current) return current;
   if (current.user.totalTaps > totals.totalTaps) return current;
   const { totalPoints, totalTaps, sessionPoints, sessionTaps } = totals;
-  return {
-    user: { ...current.user, totalPoints, totalTaps },
-    session: { ...current.session, sessionPoints, sessionTaps },
-  };
+  const user = { ...current.user, totalPoints, totalTaps };
+  if (current.session.id !== sessionId) return { ...current, user };
+  return { user, session: { ...current.session, sessionPoints, sessionTaps } };
 }
+
+/** A call that failed without an answer: the network (or the server) could not be reached. */
+const unreached = (error: unknown) => !(error instanceof ApiError) || error.status >= 500;
 
 async function openSession(user: GameUser): Promise<Player> {
   const body: Sent<CreateSessionBody> = { userId: user.id };
@@ -77,26 +110,48 @@ export function useGame() {
   );
   const [player, setPlayer] = useState<Player | null>(null);
   const [unconfirmed, setUnconfirmed] = useState(0);
+  /** Of them, the taps of the session on show (the Session counter adds them). */
+  const [waitingHere, setWaitingHere] = useState(0);
   const [reconnecting, setReconnecting] = useState(false);
   const [frozen, setFrozen] = useState(false);
   const [soundOn, setSoundOn] = useState(gameStorage.sound);
+  const [offline, setOffline] = useState(false);
+  const [sync, setSync] = useState<SyncState>('live');
+  /** The server's allowance as the screen applies it: taps beyond it are not counted here. */
+  const [bucket] = useState(() => new TapBucket());
+  /** Changes with every tap the screen takes or turns away, so that the gauge follows. */
+  const [spent, setSpent] = useState(0);
 
   useEffect(() => {
     const storedId = gameStorage.userId();
     if (!storedId) return;
     let cancelled = false;
     apiRequest('GET', `/api/users/${storedId}`)
-      .then((res) => json<GameUser>(res))
-      .then(openSession)
+      .then((res) => json<PlayerRecord>(res))
+      .then(async ({ frozen: isFrozen, ...user }) => {
+        if (!cancelled && isFrozen !== undefined) setFrozen(isFrozen);
+        return openSession(user);
+      })
       .then(
         (loaded) => {
           if (cancelled) return;
           gameStorage.save(loaded.user.id, loaded.session.id);
+          gameStorage.savePlayer(loaded);
           setPlayer(loaded);
           setStatus('ready');
         },
-        () => {
+        (error: unknown) => {
           if (cancelled) return;
+          // Without a network the game opens with the player last shown, and its session: the
+          // taps wait on the device until the network is back.
+          const stored = gameStorage.player();
+          if (unreached(error) && stored) {
+            setPlayer(stored);
+            setStatus('ready');
+            setOffline(true);
+            setSync('offline');
+            return;
+          }
           gameStorage.clear();
           setStatus('needs-user');
         },
@@ -106,15 +161,53 @@ export function useGame() {
     };
   }, []);
 
+  // The server's allowance, announced on every connection; a freeze or an unfreeze, live.
+  useEffect(() => {
+    const socket = gameSocket();
+    const onAllowance = (allowance: unknown) => {
+      if (isAllowance(allowance)) bucket.setAllowance(allowance);
+    };
+    const onFrozen = (push: PlayerFrozenPush) => setFrozen(push.frozen === true);
+    socket.on(gameEvents.allowance, onAllowance);
+    socket.on(gameEvents.frozen, onFrozen);
+    return () => {
+      socket.off(gameEvents.allowance, onAllowance);
+      socket.off(gameEvents.frozen, onFrozen);
+    };
+  }, [bucket]);
+
   const refreshAfterTap = useRefreshAfterTap();
   const sender = useRef<TapSender | null>(null);
+  const sessionRef = useRef<string | null>(null);
   useEffect(() => {
+    sessionRef.current = player?.session.id ?? null;
+  }, [player]);
+  // Where the taps stand, after any change of the sender's.
+  const follow = useCallback((from: TapSender) => {
+    const waiting = from.unconfirmed;
+    setWaitingHere(sessionRef.current ? from.unconfirmedIn(sessionRef.current) : 0);
+    const isOffline = from.offline;
+    setUnconfirmed(waiting);
+    setOffline(isOffline);
+    setSync((state) => {
+      if (isOffline) return 'offline';
+      if (waiting > 0) return state === 'live' || state === 'synced' ? state : 'sending';
+      return state === 'offline' || state === 'sending' ? 'synced' : state;
+    });
+  }, []);
+  useEffect(() => {
+    // A frozen player's taps are refused: what the device keeps waits for an unfreeze.
+    if (frozen) return;
+    let disposed = false;
     const created: TapSender = new TapSender({
       socket: gameSocket(),
       postTap,
+      onKeep: () => {
+        if (!disposed) writer.changed();
+      },
       onSettled: ({ userId, sessionId, totals, accepted, sent }: TapSettled) => {
         // The server's totals hold the counted taps; what it refused leaves the counters here.
-        setUnconfirmed(created.unconfirmed);
+        follow(created);
         // Answers can arrive out of order; keep the newest totals, of this player's session.
         setPlayer((current) => withTotals(current, sessionId, totals));
         if (accepted < sent)
@@ -129,17 +222,46 @@ export function useGame() {
         } else {
           reportTapFailure(error);
         }
-        setUnconfirmed(created.unconfirmed);
+        follow(created);
       },
       // The game is briefly unavailable, or serves again: one status, and taps are kept meanwhile.
       onChange: () => {
-        setUnconfirmed(created.unconfirmed);
-        setReconnecting(created.unavailable);
+        follow(created);
+        setReconnecting(created.unavailable && !created.offline);
       },
     });
+    const writer = new KeptTapsWriter(
+      keptTaps(),
+      () => created.snapshot(),
+      (error) => console.error('Could not keep taps on this device', error),
+    );
+    // Taps an earlier page kept (a reload, a closed tab, the last visit) go first, with those
+    // of this page's former sender, after what that one adopted.
+    const adopted = adopting.then(() => writer.adopt());
+    adopting = adopted;
+    void adopted.then((kept) => {
+      if (disposed) {
+        // Adopted too late for this sender: kept for the next one, and on the device meanwhile.
+        handover = mergeKept([handover ?? emptyKept(), kept]);
+        keptTaps()
+          .write(handover)
+          .catch(() => undefined);
+        return;
+      }
+      const given = handover ?? emptyKept();
+      handover = null;
+      created.restore(mergeKept([kept, given]));
+      if (created.unconfirmed > 0) setSync('sending');
+      follow(created);
+    });
     sender.current = created;
-    return () => created.dispose();
-  }, [refreshAfterTap]);
+    return () => {
+      disposed = true;
+      created.dispose();
+      // The next sender of this page (after an unfreeze, say) takes over what this one holds.
+      handover = mergeKept([handover ?? emptyKept(), created.snapshot()]);
+    };
+  }, [refreshAfterTap, frozen, follow]);
 
   const createUser = useCallback(
     async (username: string, country: string) => {
@@ -169,20 +291,52 @@ export function useGame() {
     [queryClient],
   );
 
-  const tap = useCallback(() => {
-    if (frozen) return;
+  /** Counts a tap on the screen when the allowance holds it; answers whether it did. */
+  const tap = useCallback((): boolean => {
+    if (frozen) return false;
     if (!player) {
       console.error(new Error('User or session not found'));
       setStatus('needs-user');
-      return;
+      return false;
     }
     const current = sender.current;
-    if (current) {
-      current.tap(player.user.id, player.session.id);
-      setUnconfirmed(current.unconfirmed);
-    }
+    setSpent((n) => n + 1);
+    // Beyond the allowance (the server would refuse it) or the device's room: not counted.
+    if (!current || current.unconfirmed >= MAX_KEPT_TAPS || !bucket.take(1)) return false;
+    current.tap(player.user.id, player.session.id);
+    setUnconfirmed(current.unconfirmed);
+    setWaitingHere(current.unconfirmedIn(player.session.id));
+    setSync((state) => (state === 'synced' ? 'live' : state));
     if (soundOn) playTapSound();
-  }, [player, soundOn, frozen]);
+    return true;
+  }, [player, soundOn, frozen, bucket]);
+
+  // What the counters show never goes back in front of the player: a tap the server refused
+  // despite the allowance holds them until the server's figures pass them again.
+  const session = player?.session;
+  const sessionId = session?.id ?? '';
+  const figures = {
+    sessionId,
+    session: (session?.sessionPoints ?? 0) + (session ? waitingHere : 0),
+    total: (player?.user.totalTaps ?? 0) + unconfirmed,
+  };
+  const [shown, setShown] = useState(figures);
+  // A frozen player's taps are not counted: the counters show the server's figures alone.
+  if (shown.sessionId !== sessionId || frozen) {
+    if (
+      shown.sessionId !== sessionId ||
+      shown.session !== figures.session ||
+      shown.total !== figures.total
+    ) {
+      setShown(figures);
+    }
+  } else if (figures.session > shown.session || figures.total > shown.total) {
+    setShown({
+      sessionId,
+      session: Math.max(shown.session, figures.session),
+      total: Math.max(shown.total, figures.total),
+    });
+  }
 
   const toggleSound = useCallback(() => {
     setSoundOn((on) => {
@@ -199,7 +353,15 @@ export function useGame() {
     status,
     player,
     unconfirmed,
-    reconnecting: reconnecting || socketDown,
+    /** The counters as shown: the server's figures and the taps waiting, never going back. */
+    sessionShown: Math.max(shown.session, frozen ? 0 : figures.session),
+    totalShown: Math.max(shown.total, frozen ? 0 : figures.total),
+    // Offline, the status line says so (and what waits): not also that it is reconnecting.
+    reconnecting: (reconnecting || socketDown) && !offline,
+    offline,
+    sync,
+    bucket,
+    spent,
     frozen,
     soundOn,
     toggleSound,
