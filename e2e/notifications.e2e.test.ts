@@ -62,7 +62,7 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  it("counts up the author's bell without a reload when a fan on the other process LOLs and follows", async () => {
+  it("counts up the author's bell without a reload when a fan on the other process LOLs, follows and comments", async () => {
     const stamp = Date.now().toString(36);
     const [author, fan] = [`author_${stamp}`, `fan_${stamp}`];
     const made = await post(a.url, '/api/lolgram/users/create', {
@@ -94,7 +94,7 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
     expect(await bell.getAttribute('aria-label')).toBe('Notifications');
     await page.evaluate(() => Object.assign(window, { stayed: true }));
 
-    // The fan, on a desktop, on process B: LOLs the post, then follows its author.
+    // The fan, on a desktop, on process B: LOLs the post, follows its author, then comments.
     const fanPage = await newPage(1280);
     await signIn(fanPage, b.url, fan);
     await fanPage.goto(`${b.url}/lolgram/p/${postId}`);
@@ -104,6 +104,12 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
     await fanPage.goto(`${b.url}/lolgram/${author}`);
     await fanPage.getByRole('button', { name: 'Follow', exact: true }).click();
     await until(() => bell.getAttribute('aria-label')).toBe('Notifications, 2 unread');
+    await fanPage.goto(`${b.url}/lolgram/p/${postId}`);
+    const box = fanPage.getByRole('textbox', { name: 'Add a comment' });
+    await box.fill('so good');
+    await box.press('Enter');
+    // Told once the comment's automatic check has made it public.
+    await until(() => bell.getAttribute('aria-label')).toBe('Notifications, 3 unread');
     expect(await page.evaluate(() => 'stayed' in window)).toBe(true);
     await page.screenshot({ path: screenshotPath('notifications-bell-360') });
 
@@ -112,12 +118,14 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
     const dialog = page.getByRole('dialog', { name: 'Notifications' });
     const items = dialog.getByTestId('notification');
     await until(() => items.allTextContents()).toEqual([
+      expect.stringContaining(`${fan} commented on your post`),
       expect.stringContaining(`${fan} started following you`),
       expect.stringContaining(`${fan} LOLed your post`),
     ]);
     await until(() => bell.getAttribute('aria-label')).toBe('Notifications');
     // Read now, and still marked as new while the list is open.
     expect(await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-new')))).toEqual([
+      'true',
       'true',
       'true',
     ]);
