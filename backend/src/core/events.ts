@@ -87,14 +87,18 @@ class LocalEventBus implements EventBus {
   protected run(name: string, payload: unknown, which: (handler: Registered) => boolean) {
     const selected = [...(this.handlers.get(name) ?? [])].filter(which);
     if (selected.length === 0) return;
+    // The handlers run side by side: one that waits (on the database, say) never holds up the
+    // others, such as the drop of a cached page that the next request must not be served.
     const work = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      for (const { handler } of selected) {
-        try {
-          await handler(payload);
-        } catch (err) {
-          this.logger.error({ err, event: name }, 'event handler failed');
-        }
-      }
+      await Promise.all(
+        selected.map(async ({ handler }) => {
+          try {
+            await handler(payload);
+          } catch (err) {
+            this.logger.error({ err, event: name }, 'event handler failed');
+          }
+        }),
+      );
     });
     this.running.add(work);
     void work.finally(() => this.running.delete(work));

@@ -162,8 +162,11 @@ export class GameService {
   private async countTaps(player: string | null, sent: SentBatch): Promise<TapAccepted> {
     const batch: PlayerBatch = { ...sent, userId: assertPlayer(player, sent.userId ?? player) };
     const { userId, sessionId, count } = batch;
-    await this.assertRecent(sessionId);
-    const outcome = await this.inSessionOrder(sessionId, () => this.store.tap(batch));
+    // The age check waits its turn too: batches sent together are counted in the order sent.
+    const outcome = await this.inSessionOrder(sessionId, async () => {
+      await this.assertRecent(sessionId);
+      return this.store.tap(batch);
+    });
     switch (outcome.kind) {
       case 'ok': {
         const { accepted, user, session, seq: last, durableSeq } = outcome;
