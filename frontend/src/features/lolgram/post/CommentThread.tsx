@@ -72,10 +72,10 @@ export function CommentThread({
 
   return (
     <section aria-labelledby={headingId} className="grid gap-2 px-3 pt-4">
-      <div className="flex items-center gap-2">
-        <h2 id={headingId} className="flex-1 text-base font-bold">
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 id={headingId} className="min-w-0 flex-1 text-base font-bold">
           Comments
-          <span className="ml-2 text-sm font-normal text-slate-400">
+          <span className="ml-2 whitespace-nowrap text-sm font-normal text-slate-400">
             {pluralize(thread.commentCount ?? post.commentCount, 'comment')}
           </span>
         </h2>
@@ -173,9 +173,9 @@ export function CommentThread({
                   void send();
                 }
               }}
-              className="min-h-11 flex-1 resize-none rounded-xl border border-slate-600 bg-slate-900 px-3 py-2 text-base text-slate-100 placeholder:text-slate-400 focus-visible:outline-2 focus-visible:outline-amber-300"
+              className="min-h-11 w-full min-w-0 flex-1 resize-none rounded-xl border border-slate-600 bg-slate-900 px-3 py-2 text-base text-slate-100 placeholder:text-slate-400 focus-visible:outline-2 focus-visible:outline-amber-300"
             />
-            <Button type="submit" disabled={add.isPending} className="min-h-11">
+            <Button type="submit" disabled={add.isPending} className="min-h-11 shrink-0">
               {add.isPending ? 'Posting…' : 'Post'}
             </Button>
           </div>
