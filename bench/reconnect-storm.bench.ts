@@ -202,7 +202,10 @@ async function storm(
       name: `(6) reconnect storm, ${count} players, ${mode === 'restart' ? 'graceful restart of the server' : 'every client drops, server up'}`,
       figures: {
         'server down s': round(downSeconds, 1),
-        '99 % resynced s': round(ninetyNine / 1000, 1),
+        // Not reached within the run: said so, not a number.
+        '99 % resynced s': Number.isNaN(ninetyNine)
+          ? `not within ${round(elapsed, 0)}`
+          : round(ninetyNine / 1000, 1),
         'last resynced s': round((sorted.at(-1) ?? NaN) / 1000, 1),
         'never resynced': never,
         'ack p50 ms': ack.p50,
