@@ -13,7 +13,6 @@
 //   BENCH_STORM_LAG_MS [unset]             ADMIT_EVENT_LOOP_LAG_MS of the server (its default unset)
 //   BENCH_STORM_DEBUG [unset]              also prints the players' taps as Redis holds them
 // A smoke run: BENCH_STORM_PLAYERS=200 BENCH_STORM_SECONDS=12 npx tsx bench/reconnect-storm.bench.ts
-import { fork, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +25,7 @@ import { printTable, writeReport, type Row } from './lib/report';
 import { scratchDatabase } from './lib/scratch-db';
 import { mergeInto, round, summarizeHistogram, type Histogram } from './lib/stats';
 import type { FromStorm, ToStorm } from './lib/storm-worker';
+import { WorkerProcess } from './lib/worker-process';
 
 const numbers = (value: string) => value.split(',').filter(Boolean).map(Number);
 const DATABASE_URL =
@@ -39,42 +39,6 @@ const PLAYERS_PER_PROCESS = Number(process.env.BENCH_PLAYERS_PER_PROCESS ?? 5000
 const WORKER = fileURLToPath(new URL('./lib/storm-worker.ts', import.meta.url));
 
 type Mode = 'restart' | 'drop';
-
-class StormProcess {
-  readonly child: ChildProcess;
-  private waiting: ((message: FromStorm) => void) | null = null;
-
-  constructor() {
-    this.child = fork(WORKER, [], { execArgv: ['--import', 'tsx'] });
-    this.child.on('message', (message: FromStorm) => this.waiting?.(message));
-  }
-
-  request(message: ToStorm, expected: FromStorm['kind']): Promise<FromStorm> {
-    return new Promise((resolve, reject) => {
-      this.waiting = (answer) => {
-        this.waiting = null;
-        if (answer.kind === expected) resolve(answer);
-        else reject(new Error(answer.kind === 'failed' ? answer.error : `got ${answer.kind}`));
-      };
-      this.child.send(message);
-    });
-  }
-
-  tell(message: ToStorm) {
-    this.child.send(message);
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => this.child.kill(), 5000);
-      this.child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      this.child.send({ kind: 'close' } satisfies ToStorm);
-    });
-  }
-}
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -119,7 +83,7 @@ async function storm(
   const players = await createPlayers(app.url, count, `${mode[0]}${count}`);
   const loaders = Array.from(
     { length: Math.ceil(count / PLAYERS_PER_PROCESS) },
-    () => new StormProcess(),
+    () => new WorkerProcess<ToStorm, FromStorm>(WORKER),
   );
   try {
     await Promise.all(

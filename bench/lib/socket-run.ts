@@ -1,4 +1,3 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,7 @@ import type { FromWorker, ToWorker } from './load-worker';
 import { cpuSecondsOf, type Child } from './processes';
 import type { Row } from './report';
 import { mergeInto, round, summarizeHistogram, type Histogram } from './stats';
+import { WorkerProcess } from './worker-process';
 
 const TAPS_PER_SECOND = 10;
 const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
@@ -55,37 +55,7 @@ const perPlayerSecond = (cpuSeconds: number, players: number, seconds: number) =
   round((cpuSeconds * 1e6) / players / seconds, 1);
 
 /** A load-generator process and the next message it sends. */
-class LoadProcess {
-  readonly child: ChildProcess;
-  private waiting: ((message: FromWorker) => void) | null = null;
-
-  constructor() {
-    this.child = fork(WORKER, [], { execArgv: ['--import', 'tsx'] });
-    this.child.on('message', (message: FromWorker) => this.waiting?.(message));
-  }
-
-  request(message: ToWorker, expected: FromWorker['kind']): Promise<FromWorker> {
-    return new Promise((resolve, reject) => {
-      this.waiting = (answer) => {
-        this.waiting = null;
-        if (answer.kind === expected) resolve(answer);
-        else reject(new Error(answer.kind === 'failed' ? answer.error : `got ${answer.kind}`));
-      };
-      this.child.send(message);
-    });
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => this.child.kill(), 5000);
-      this.child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      this.child.send({ kind: 'close' } satisfies ToWorker);
-    });
-  }
-}
+const loadProcess = () => new WorkerProcess<ToWorker, FromWorker>(WORKER);
 
 /**
  * (3) for one number of players: every player connected, tapping 10 a second in its protocol's
@@ -111,7 +81,7 @@ export async function measureSocketLoad(options: {
 }> {
   const { app, redis, players, probe, seconds, protocol, setup } = options;
   const heldBefore = await app.memory();
-  const loaders = Array.from({ length: options.processes }, () => new LoadProcess());
+  const loaders = Array.from({ length: options.processes }, () => loadProcess());
   const shares = loaders.map((_, k) => players.filter((__, i) => i % loaders.length === k));
   try {
     await Promise.all(
@@ -223,7 +193,7 @@ export async function measureAnchorLoad(options: {
   processes: number;
 }): Promise<{ cpuMicrosPerPlayerSecond: number; row: Row }> {
   const { anchor, players, seconds, protocol } = options;
-  const loaders = Array.from({ length: options.processes }, () => new LoadProcess());
+  const loaders = Array.from({ length: options.processes }, () => loadProcess());
   const fake = (i: number) => ({ cookie: '', sessionId: `anchor-${i}`, seq: 0 });
   try {
     await Promise.all(
