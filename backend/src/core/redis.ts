@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from './logger';
 
 export type { Redis };
@@ -38,6 +38,12 @@ export async function openRedis(
  * queue their commands while Redis is away: the adapter subscribes before they have connected,
  * and subscribes again by itself after a reconnect. Each command goes out when it is issued (no
  * auto-pipelining): a push published just before shutdown leaves before the connection's QUIT.
+ *
+ * The subscriber keeps a subscription it was asked for until Redis answers it, however long Redis
+ * is away, and sends one again that was in flight when the connection dropped (subscribing twice
+ * is harmless): a namespace made while Redis is away or restarting still hears the other
+ * processes once it is back. Only a subscription Redis has answered is renewed by the client
+ * itself after a reconnect.
  */
 export function openAdapterClients(
   redis: Redis,
@@ -48,30 +54,44 @@ export function openAdapterClients(
     logger.debug({ err }, 'redis adapter connection error');
     onError?.(err);
   };
-  const open = () => {
+  const open = (options: RedisOptions = {}) => {
     const client = redis.duplicate({
       enableOfflineQueue: true,
       enableAutoPipelining: false,
       commandTimeout: undefined,
+      ...options,
     });
     client.on('error', failed);
     return client;
   };
-  return [catchPublishes(open(), failed), open()];
+  const publisher = catchRejections(open(), ['publish'], failed);
+  const subscriber = catchRejections(
+    open({ maxRetriesPerRequest: null, autoResendUnfulfilledCommands: true }),
+    ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'],
+    failed,
+  );
+  return [publisher, subscriber];
 }
 
 /**
- * The adapter publishes without waiting for the answer. A publish that fails (Redis went away
- * with it in flight) reaches `failed` instead of becoming an unhandled rejection: the message is
- * lost to the other processes, as any sent while Redis is away.
+ * The adapter publishes and subscribes without waiting for the answer. One that fails (Redis
+ * went away with a publish in flight, or the connection was closed) reaches `failed` instead of
+ * becoming an unhandled rejection: a message published while Redis is away is lost to the other
+ * processes.
  */
-function catchPublishes(client: Redis, failed: (err: Error) => void): Redis {
-  const publish = client.publish.bind(client) as (...args: unknown[]) => Promise<number>;
-  client.publish = ((...args: unknown[]) => {
-    const sent = publish(...args);
-    sent.catch(failed);
-    return sent;
-  }) as Redis['publish'];
+function catchRejections(
+  client: Redis,
+  commands: readonly ('publish' | 'subscribe' | 'psubscribe' | 'unsubscribe' | 'punsubscribe')[],
+  failed: (err: Error) => void,
+): Redis {
+  for (const name of commands) {
+    const command = (client[name] as (...args: unknown[]) => Promise<unknown>).bind(client);
+    (client as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      const sent = command(...args);
+      sent.catch(failed);
+      return sent;
+    };
+  }
   return client;
 }
 
