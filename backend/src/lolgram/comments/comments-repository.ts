@@ -123,13 +123,15 @@ export class CommentsRepository {
 
   /**
    * The author of a public comment on a public post that the reader may read (not between users
-   * who blocked one another); null otherwise.
+   * who blocked one another); null otherwise. Inside a transaction the comment cannot be deleted
+   * until it ends.
    */
   async readableAuthor(client: Queryable, id: string, viewerId: string): Promise<string | null> {
     const { rows } = await client.query<{ user_id: string }>(
       `SELECT c.user_id FROM post_comments c JOIN posts p ON p.id = c.post_id
         WHERE c.id = $1 AND c.status = 'visible' AND p.status = 'visible'
-          AND NOT ${blockedEitherWay('$2::uuid', 'c.user_id')}`,
+          AND NOT ${blockedEitherWay('$2::uuid', 'c.user_id')}
+          FOR KEY SHARE OF c`,
       [id, viewerId],
     );
     return rows[0]?.user_id ?? null;

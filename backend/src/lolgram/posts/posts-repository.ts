@@ -264,10 +264,13 @@ export class PostsRepository {
     return rows.map(toPost);
   }
 
-  /** The author of a visible post; null when there is no such post or it is not public. */
+  /**
+   * The author of a visible post; null when there is no such post or it is not public. Inside a
+   * transaction the post cannot be deleted until it ends (what is recorded about it stays valid).
+   */
   async visibleAuthor(client: Queryable, id: string): Promise<string | null> {
     const { rows } = await client.query<{ user_id: string }>(
-      "SELECT user_id FROM posts WHERE id = $1 AND status = 'visible'",
+      "SELECT user_id FROM posts WHERE id = $1 AND status = 'visible' FOR KEY SHARE",
       [id],
     );
     return rows[0]?.user_id ?? null;
@@ -281,8 +284,16 @@ export class PostsRepository {
     return (rowCount ?? 0) > 0;
   }
 
-  /** Adds or removes a LOL; the count moves only when a row really changed. */
+  /**
+   * Adds or removes a LOL on a visible post (null when there is none: it may have been deleted
+   * since it was found); the count moves only when a row really changed.
+   */
   async setLol(client: pg.PoolClient, postId: string, userId: string, lol: boolean) {
+    const { rowCount } = await client.query(
+      "SELECT 1 FROM posts WHERE id = $1 AND status = 'visible' FOR NO KEY UPDATE",
+      [postId],
+    );
+    if (!rowCount) return null;
     const delta = await toggleRow(
       client,
       lol,

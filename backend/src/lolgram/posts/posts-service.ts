@@ -168,9 +168,11 @@ export class PostsService {
     if (lol) await this.refuseBlocked(viewer, postId, messages.cannotLol);
     if (!isId(postId) || !(await this.posts.isVisible(postId)))
       throw new NotFoundError('Post not found');
-    const { lolCount, isLiked, delta, authorId } = await withTransaction(this.pool, (client) =>
+    const changed = await withTransaction(this.pool, (client) =>
       this.posts.setLol(client, postId, viewer.id, lol),
     );
+    if (!changed) throw new NotFoundError('Post not found');
+    const { lolCount, isLiked, delta, authorId } = changed;
     if (delta > 0) this.events.emit('lol.added', { postId, authorId, actorId: viewer.id });
     return { lolCount, isLiked };
   }

@@ -1,11 +1,14 @@
+import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test-support/server';
+import { postgresAnswers } from '../../../test-support/services';
 import { makeAccount, makeName, type Account } from '../builders';
 import { makeAdmin } from './builders';
 import { makeVisiblePost } from '../post-checks';
 
 const LIMIT = 3;
+const realPostgres = await postgresAnswers();
 
 describe('reports', () => {
   let server: TestServer;
@@ -96,4 +99,83 @@ describe('reports', () => {
     const other = await makeAccount(server.url);
     expect((await report(other, posts[0].id, { reason: 'nudity' })).status).toBe(201);
   });
+
+  /**
+   * Files a report that has read its content and waits (behind the reporter's lock, held here) while
+   * the content's owner deletes it; answers both statuses once the report may go on.
+   */
+  async function reportWhileDeleted(
+    reporter: Account,
+    reportPath: string,
+    owner: Account,
+    deletePath: string,
+  ) {
+    const holder = new pg.Client({ connectionString: server.databaseUrl });
+    await holder.connect();
+    const waiting = async (event: string) => {
+      const { rows } = await holder.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = $1`,
+        [event],
+      );
+      return rows[0].n as number;
+    };
+    try {
+      await holder.query('BEGIN');
+      // The lock the report takes on its reporter, after it has found its content.
+      await holder.query("SELECT pg_advisory_xact_lock(hashtext('post-report:' || $1))", [
+        reporter.user.id,
+      ]);
+      const filed = reporter.agent
+        .post(reportPath)
+        .send({ reason: 'spam' })
+        .then((r) => r);
+      await expect.poll(() => waiting('advisory')).toBe(1);
+      let deletedAnswer: number | null = null;
+      const deleted = owner.agent.delete(deletePath).then((r) => (deletedAnswer = r.status));
+      // The delete either ends, or waits for the report (which then holds what it reported).
+      await expect
+        .poll(async () => deletedAnswer !== null || (await waiting('transactionid')) > 0)
+        .toBe(true);
+      await holder.query('COMMIT');
+      return { report: (await filed).status, deleted: await deleted };
+    } finally {
+      await holder.end();
+    }
+  }
+
+  // Two connections at once: the embedded database has one.
+  it.runIf(realPostgres)(
+    'answers a report of a post or comment deleted meanwhile without a 5xx, and loses neither',
+    async () => {
+      const reporter = await makeAccount(server.url);
+      const post = await makeVisiblePost(author, { caption: 'gone soon' });
+      const onPost = await reportWhileDeleted(
+        reporter,
+        `/api/lolgram/posts/${post.id}/report`,
+        author,
+        `/api/lolgram/posts/${post.id}`,
+      );
+      expect(onPost).toEqual({ report: 201, deleted: 204 });
+
+      const other = await makeVisiblePost(author, { caption: 'stays' });
+      const comment = await author.agent
+        .post(`/api/lolgram/posts/${other.id}/comments`)
+        .send({ text: 'gone soon' });
+      expect(comment.status).toBe(201);
+      const onComment = await reportWhileDeleted(
+        reporter,
+        `/api/lolgram/comments/${comment.body.id}/report`,
+        author,
+        `/api/lolgram/comments/${comment.body.id}`,
+      );
+      expect(onComment).toEqual({ report: 201, deleted: 204 });
+      const { rows } = await server.db.pool.query(
+        `SELECT (SELECT count(*) FROM posts WHERE id = $1)::int AS posts,
+                (SELECT count(*) FROM post_comments WHERE id = $2)::int AS comments`,
+        [post.id, comment.body.id],
+      );
+      expect(rows[0]).toEqual({ posts: 0, comments: 0 });
+    },
+  );
 });
