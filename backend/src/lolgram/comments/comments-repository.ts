@@ -1,4 +1,9 @@
-import type { Comment, CommentModerationPreview, CommentPreview } from '@tapgram/shared';
+import type {
+  Comment,
+  CommentModerationPreview,
+  CommentPreview,
+  PostStatus,
+} from '@tapgram/shared';
 import type pg from 'pg';
 import type { Queryable } from '../../core/db';
 import { imageUrl } from '../../images';
@@ -43,6 +48,21 @@ interface ThreadRow {
   thread_seq: string;
   seq: string;
   shown: boolean;
+}
+
+/** What a thread's page says of its post. */
+export interface ThreadPost {
+  status: PostStatus;
+  userId: string;
+  commentCount: number;
+  commentsOff: boolean;
+}
+
+interface ThreadPostRow {
+  post_status: PostStatus;
+  post_user_id: string;
+  comment_count: number;
+  comments_off: boolean;
 }
 
 const NOBODY = '00000000-0000-0000-0000-000000000000';
@@ -148,33 +168,49 @@ export class CommentsRepository {
 
   /**
    * A page of a thread after `after` (thread sequence, sequence): what the reader may read, and
-   * the top comments they may not that keep replies they may (shown as "deleted").
+   * the top comments they may not that keep replies they may (shown as "deleted"); with the post
+   * as the same statement saw it (its count agrees with the page), null when there is none.
    */
   async thread(
     postId: string,
     viewerId: string | null,
     limit: number,
     after: { threadSeq: string; seq: string } | null,
-  ): Promise<{ comments: Comment[]; nextCursor: string | null }> {
-    const { rows } = await this.db.query<ThreadRow>({
+  ): Promise<{ post: ThreadPost | null; comments: Comment[]; nextCursor: string | null }> {
+    const { rows } = await this.db.query<ThreadPostRow & Partial<ThreadRow>>({
       name: 'lolgram-comment-thread',
-      text: `${SELECT_THREAD}
-        WHERE c.post_id = $1 AND (c.thread_seq, c.seq) > ($4::bigint, $5::bigint)
-          AND (${READABLE}
-               OR (c.parent_id IS NULL AND c.status <> 'checking' AND EXISTS (
-                     SELECT 1 FROM post_comments r
-                      WHERE r.parent_id = c.id AND r.status = 'visible'
-                        AND NOT ${blockedEitherWay('$2::uuid', 'r.user_id')}
-                      -- LIMIT keeps it a probe of the replies index, never a hash of every reply.
-                      LIMIT 1)))
-        ORDER BY c.thread_seq, c.seq LIMIT $3`,
+      text: `SELECT p.status AS post_status, p.user_id AS post_user_id, p.comment_count,
+                    p.comments_off, t.*
+               FROM posts p
+               LEFT JOIN LATERAL (${SELECT_THREAD}
+                  WHERE c.post_id = p.id AND (c.thread_seq, c.seq) > ($4::bigint, $5::bigint)
+                    AND (${READABLE}
+                         OR (c.parent_id IS NULL AND c.status <> 'checking' AND EXISTS (
+                               SELECT 1 FROM post_comments r
+                                WHERE r.parent_id = c.id AND r.status = 'visible'
+                                  AND NOT ${blockedEitherWay('$2::uuid', 'r.user_id')}
+                                -- LIMIT keeps it a probe of the replies index, never a hash of
+                                -- every reply.
+                                LIMIT 1)))
+                  ORDER BY c.thread_seq, c.seq LIMIT $3) t ON true
+              WHERE p.id = $1
+              ORDER BY t.thread_seq::bigint, t.seq::bigint`,
       values: [postId, viewerId ?? NOBODY, limit + 1, after?.threadSeq ?? '0', after?.seq ?? '0'],
     });
-    const page = rows.slice(0, limit);
+    const head = rows[0];
+    if (!head) return { post: null, comments: [], nextCursor: null };
+    const found = rows.filter((row): row is ThreadPostRow & ThreadRow => row.id != null);
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return {
+      post: {
+        status: head.post_status,
+        userId: head.post_user_id,
+        commentCount: head.comment_count,
+        commentsOff: head.comments_off,
+      },
       comments: page.map(toComment),
-      nextCursor: rows.length > limit && last ? `${last.thread_seq}.${last.seq}` : null,
+      nextCursor: found.length > limit && last ? `${last.thread_seq}.${last.seq}` : null,
     };
   }
 

@@ -92,16 +92,18 @@ export class CommentsService {
     page: { limit: number; after?: string },
   ): Promise<CommentPage> {
     if (!isId(postId)) throw postNotFound();
-    const [post, found] = await Promise.all([
-      this.posts.withStatus(postId, viewer?.id ?? null),
-      this.comments.thread(postId, viewer?.id ?? null, page.limit, cursorOf(page.after)),
-    ]);
+    const { post, ...found } = await this.comments.thread(
+      postId,
+      viewer?.id ?? null,
+      page.limit,
+      cursorOf(page.after),
+    );
     const mayView =
       post?.status === 'visible' ||
       ((post?.status === 'checking' || post?.status === 'held') &&
-        (viewer?.id === post.post.userId || viewer?.role === 'admin'));
+        (viewer?.id === post.userId || viewer?.role === 'admin'));
     if (!post || !mayView) throw postNotFound();
-    return { ...found, commentCount: post.post.commentCount, commentsOff: post.post.commentsOff };
+    return { ...found, commentCount: post.commentCount, commentsOff: post.commentsOff };
   }
 
   /** Its author, or the author of the post it is on, deletes a comment. */
