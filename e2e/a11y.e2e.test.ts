@@ -300,8 +300,10 @@ describe.runIf(executable)('accessibility: axe finds nothing on every screen and
       try {
         const page = await context.newPage();
         await page.goto(`${suite.site.url}/leaderboard`);
-        const live = page.getByRole('status').locator('span').first();
-        await until(() => live.isVisible()).toBe(true);
+        // The dot pulses once the screen is live (before, it says it is connecting).
+        const status = page.getByRole('status').filter({ hasText: 'Live' });
+        await until(() => status.isVisible()).toBe(true);
+        const live = status.locator('span').first();
         const seconds = await live.evaluate((el) =>
           parseFloat(getComputedStyle(el).animationDuration),
         );

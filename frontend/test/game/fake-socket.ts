@@ -33,6 +33,7 @@ export function fakeSocket(connected: boolean) {
       handlers.get(event)?.delete(handler);
       return socket;
     },
+    listenerCount: (event: string) => handlers.get(event)?.size ?? 0,
     timeout: () => ({ emitWithAck: checkedEmitWithAck }),
     connect() {
       socket.connected = true;

@@ -41,20 +41,24 @@ export const RECONNECT_JITTER = 0.5;
 export function gameSocket(): Socket {
   // WebSocket first: one connection, which any backend worker or node can hold without sticky
   // routing; long-polling only where WebSocket fails (then the proxy's sticky routing counts).
-  socket ??= io({
-    withCredentials: true,
-    auth: handshake,
-    transports: ['websocket', 'polling'],
-    tryAllTransports: true,
-    reconnection: true,
-    reconnectionAttempts: Infinity,
-    reconnectionDelay: RECONNECT_FIRST_MS,
-    reconnectionDelayMax: RECONNECT_LONGEST_MS,
-    randomizationFactor: RECONNECT_JITTER,
-  });
-  socket.on('connect', () => {
-    everConnected = true;
-  });
+  if (!socket) {
+    socket = io({
+      withCredentials: true,
+      auth: handshake,
+      transports: ['websocket', 'polling'],
+      tryAllTransports: true,
+      reconnection: true,
+      reconnectionAttempts: Infinity,
+      reconnectionDelay: RECONNECT_FIRST_MS,
+      reconnectionDelayMax: RECONNECT_LONGEST_MS,
+      randomizationFactor: RECONNECT_JITTER,
+    });
+    everConnected = socket.connected;
+    // Once, with the socket: this function runs on every render of a screen that reads it.
+    socket.on('connect', () => {
+      everConnected = true;
+    });
+  }
   return socket;
 }
 

@@ -1,5 +1,5 @@
 /** What other screens take from the game: its channel's state and its boards, live. */
-export { useSocketConnected } from './game-socket';
+export { useSocketConnected, useSocketReconnecting } from './game-socket';
 export {
   useGamePushes,
   useLeaderboardCountries,

@@ -8,6 +8,7 @@ import {
   useLeaderboardUsers,
   useMilestone,
   useSocketConnected,
+  useSocketReconnecting,
 } from '../game';
 import { LiveBoard } from './LiveBoard';
 
@@ -15,6 +16,7 @@ import { LiveBoard } from './LiveBoard';
 export function LeaderboardScreen() {
   useGamePushes('top10');
   const connected = useSocketConnected();
+  const reconnecting = useSocketReconnecting();
   const users = useLeaderboardUsers();
   const countries = useLeaderboardCountries();
   const milestone = useMilestone();
@@ -55,7 +57,7 @@ export function LeaderboardScreen() {
             <span
               className={`h-3 w-3 rounded-full lg:h-[1.8vh] lg:w-[1.8vh] ${connected ? 'animate-pulse bg-emerald-400' : 'bg-amber-400'}`}
             />
-            {connected ? 'Live' : 'Reconnecting…'}
+            {connected ? 'Live' : reconnecting ? 'Reconnecting…' : 'Connecting…'}
           </span>
         </div>
       </header>
