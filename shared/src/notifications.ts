@@ -83,7 +83,9 @@ export function actorsPhrase(actors: readonly { username: string }[], count: num
 }
 
 /** A notification as a sentence, the same on every screen. */
-export function notificationText(n: Pick<Notification, 'kind' | 'actors' | 'actorCount'>): string {
+export function notificationText(
+  n: Pick<Notification, 'kind' | 'actors' | 'actorCount'> & { commentId?: string | null },
+): string {
   const who = actorsPhrase(n.actors, n.actorCount);
   switch (n.kind) {
     case 'lol':
@@ -95,7 +97,7 @@ export function notificationText(n: Pick<Notification, 'kind' | 'actors' | 'acto
     case 'reply':
       return `${who} replied to your comment`;
     case 'report-removed':
-      return 'A post you reported was removed. Thank you for reporting it.';
+      return `A ${n.commentId ? 'comment' : 'post'} you reported was removed. Thank you for reporting it.`;
     case 'post-held':
       return 'Your post is being reviewed by a moderator before everyone can see it';
     case 'post-approved':

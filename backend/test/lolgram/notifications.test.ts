@@ -209,6 +209,45 @@ describe.each(storageModes)('LOLGram notifications (%s storage)', (mode) => {
     expect(await unread(admin)).toBe(0);
   });
 
+  it('tells those who reported a comment that it was removed, with the post it was on', async () => {
+    const [author, commenter, reporter] = await accounts(server.url, 3);
+    const post = await makeVisiblePost(author);
+    const made = await commenter.agent
+      .post(`/api/lolgram/posts/${post.id}/comments`)
+      .send({ text: 'a rude remark' })
+      .expect(201);
+    const commentId = (made.body as { id: string }).id;
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.db.pool.query('SELECT status FROM post_comments WHERE id = $1', [
+              commentId,
+            ])
+          ).rows[0]?.status,
+      )
+      .toBe('visible');
+    await reporter.agent
+      .post(`/api/lolgram/comments/${commentId}/report`)
+      .send({ reason: 'harassment' })
+      .expect(201);
+    await decide(admin, commentId, 'rejected');
+    await settled();
+    const [n, ...rest] = await list(reporter);
+    expect(rest).toEqual([]);
+    expect(n).toMatchObject({
+      kind: 'report-removed',
+      postId: post.id,
+      commentId,
+      actors: [],
+      actorCount: 0,
+    });
+    expect(notificationText(n)).toBe(
+      'A comment you reported was removed. Thank you for reporting it.',
+    );
+    expect(JSON.stringify(n)).not.toContain(admin.user.id);
+  });
+
   it('pages newest first by cursor, marks read up to what was seen, and keeps to its owner', async () => {
     const [owner, stranger, ...fans] = await accounts(server.url, 5);
     const posts = [];

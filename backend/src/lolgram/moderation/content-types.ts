@@ -7,6 +7,8 @@ export interface ContentMove<S extends string = string> {
   authorId: string;
   was: S;
   now: S;
+  /** The post that content on a post (a comment) is on. */
+  postId?: string;
 }
 
 /** What the dashboard shows of one item of `T` (its preview, under the type's own name). */

@@ -10,6 +10,8 @@ declare module '../../core/events' {
       queueId: string;
       contentType: ModeratedContentType;
       contentId: string;
+      /** The post the content is, or is on; null when that is not known (the content is gone). */
+      postId: string | null;
       decision: ModerationDecision;
       moderatorId: string;
       reporterIds: string[];

@@ -154,6 +154,7 @@ export class ModerationService {
       queueId,
       contentType,
       contentId,
+      postId: contentType === 'post' ? contentId : (move?.postId ?? null),
       decision,
       moderatorId: moderator.id,
       reporterIds,

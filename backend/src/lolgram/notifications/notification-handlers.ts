@@ -83,18 +83,21 @@ export function handleNotificationEvents(events: EventBus, service: Notification
     });
   });
 
-  // Those who reported a post hear that it was removed, not who decided.
-  events.on('moderation.decided', async ({ contentType, contentId, decision, reporterIds }) => {
-    if (contentType !== 'post' || decision !== 'rejected') return;
-    for (const reporterId of new Set(reporterIds)) {
-      await service.notify({
-        userId: reporterId,
-        kind: 'report-removed',
-        groupKey: contentId,
-        postId: contentId,
-        commentId: null,
-        actorId: null,
-      });
-    }
-  });
+  // Those who reported a post or a comment hear that it was removed, not who decided.
+  events.on(
+    'moderation.decided',
+    async ({ contentType, contentId, postId, decision, reporterIds }) => {
+      if (decision !== 'rejected') return;
+      for (const reporterId of new Set(reporterIds)) {
+        await service.notify({
+          userId: reporterId,
+          kind: 'report-removed',
+          groupKey: contentId,
+          postId,
+          commentId: contentType === 'comment' ? contentId : null,
+          actorId: null,
+        });
+      }
+    },
+  );
 }
