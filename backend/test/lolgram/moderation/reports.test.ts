@@ -112,11 +112,12 @@ describe('reports', () => {
   ) {
     const holder = new pg.Client({ connectionString: server.databaseUrl });
     await holder.connect();
-    const waiting = async (event: string) => {
+    const waiting = async (...events: string[]) => {
       const { rows } = await holder.query(
         `SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = $1`,
-        [event],
+          WHERE datname = current_database() AND wait_event_type = 'Lock'
+            AND wait_event = ANY($1::text[])`,
+        [events],
       );
       return rows[0].n as number;
     };
@@ -135,7 +136,7 @@ describe('reports', () => {
       const deleted = owner.agent.delete(deletePath).then((r) => (deletedAnswer = r.status));
       // The delete either ends, or waits for the report (which then holds what it reported).
       await expect
-        .poll(async () => deletedAnswer !== null || (await waiting('transactionid')) > 0)
+        .poll(async () => deletedAnswer !== null || (await waiting('transactionid', 'tuple')) > 0)
         .toBe(true);
       await holder.query('COMMIT');
       return { report: (await filed).status, deleted: await deleted };
