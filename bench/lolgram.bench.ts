@@ -198,26 +198,35 @@ async function seedComments(db: pg.Client): Promise<string> {
   return threadPost;
 }
 
-/** Reads a whole thread page by page, `THREAD_PASSES` times, a few readers at once. */
+/**
+ * Reads a whole thread page by page, `THREAD_PASSES` times, a few readers at once, after one pass
+ * by each reader that is not measured (a running server has compiled the route's code long since).
+ */
 async function pageThread(url: string, postId: string) {
   const latencies: number[] = [];
   let pages = 0;
+  const readThread = async (measured: boolean) => {
+    let after: string | null = null;
+    do {
+      const query: string = after ? `&after=${after}` : '';
+      const t0 = performance.now();
+      const res = await fetch(`${url}/api/lolgram/posts/${postId}/comments?limit=20${query}`);
+      if (res.status !== 200) throw new Error(`thread: ${res.status} ${await res.text()}`);
+      const page = (await res.json()) as { nextCursor: string | null };
+      if (measured) {
+        latencies.push(performance.now() - t0);
+        pages += 1;
+      }
+      after = page.nextCursor;
+    } while (after);
+  };
+  await Promise.all(Array.from({ length: THREAD_CONCURRENCY }, () => readThread(false)));
   let pass = 0;
   await Promise.all(
     Array.from({ length: THREAD_CONCURRENCY }, async () => {
       while (pass < THREAD_PASSES) {
         pass += 1;
-        let after: string | null = null;
-        do {
-          const query: string = after ? `&after=${after}` : '';
-          const t0 = performance.now();
-          const res = await fetch(`${url}/api/lolgram/posts/${postId}/comments?limit=20${query}`);
-          if (res.status !== 200) throw new Error(`thread: ${res.status} ${await res.text()}`);
-          const page = (await res.json()) as { nextCursor: string | null };
-          latencies.push(performance.now() - t0);
-          pages += 1;
-          after = page.nextCursor;
-        } while (after);
+        await readThread(true);
       }
     }),
   );
@@ -382,7 +391,7 @@ async function main() {
   writeReport('lolgram', 'LOLGram', 'npm run bench', rows, [
     `${CONNECTIONS} connections for ${SECONDS} s in (1) and (2); the feed is read anonymously (the viewer's LOLs are looked up per post when signed in).`,
     `(4) paces ${LOLS} LOLs by ${LOLS} users evenly over ${LOL_SECONDS} s on one post while its author listens on the live channel: the LOL call's latency, the server's CPU over the run, the notification rows written and the pushes the author received; (4b) is the same run on a backend started with NOTIFICATIONS=off.`,
-    `${CONNECTIONS} connections for ${SECONDS} s in (1), (2) and (2b); the feed is read anonymously (the viewer's LOLs are looked up per post when signed in). (2b) is (2) once the comments are in: each page carries the first two comments of each post, read for the whole page in one query. (2c) reads every page of one post's thread (${THREAD} comments, one in five a reply), ${THREAD_PASSES} times, ${THREAD_CONCURRENCY} readers at a time; the aim is under 20 ms at p99.`,
+    `${CONNECTIONS} connections for ${SECONDS} s in (1), (2) and (2b); the feed is read anonymously (the viewer's LOLs are looked up per post when signed in). (2b) is (2) once the comments are in: each page carries the first two comments of each post, read for the whole page in one query. (2c) reads every page of one post's thread (${THREAD} comments, one in five a reply), ${THREAD_PASSES} times, ${THREAD_CONCURRENCY} readers at a time, after one unmeasured pass by each reader; the aim is under 20 ms at p99.`,
     'The upload runs the whole pipeline: header check (format, sides, area, decoded bytes), one decode to a bounded intermediate (rotated and shrunk on the way), full size, thumbnail and their WebP copies made from it, store; one image at a time per process (the image queue); the automatic moderation check runs after the answer.',
   ]);
 }
