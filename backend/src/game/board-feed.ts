@@ -122,7 +122,7 @@ export class BoardFeed {
   }
 
   /**
-   * Sends a delta to a room's sockets a few hundred at a time, each lot in its own turn of the
+   * Sends a delta to a room's sockets `socketsPerTurn` at a time, each lot in its own turn of the
    * event loop: the acknowledgements of taps that came in meanwhile go out between the lots
    * instead of after ten thousand frames. A socket that left the room before its lot (it follows
    * another detail now, or is gone) is skipped; one that joined after the first lot holds this

@@ -166,8 +166,8 @@ export class PostsService {
 
   async setLol(viewer: Viewer, postId: string, lol: boolean) {
     if (lol) await this.refuseBlocked(viewer, postId, messages.cannotLol);
-    if (!isId(postId) || !(await this.posts.isVisible(postId)))
-      throw new NotFoundError('Post not found');
+    if (!isId(postId)) throw new NotFoundError('Post not found');
+    // The transaction finds the post visible under its lock: one look, not one before it too.
     const changed = await withTransaction(this.pool, (client) =>
       this.posts.setLol(client, postId, viewer.id, lol),
     );
