@@ -6,6 +6,32 @@ import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser'
 import { viewportOptions } from './seed';
 import { offlineAndOutOfEnergy, outOfEnergy, seededSuite, until } from './setup';
 
+/** The taps the page's device storage holds for the server (IndexedDB, as the game writes it). */
+function keptOnDevice(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const opened = indexedDB.open('tapgram');
+    opened.onerror = () => reject(opened.error);
+    opened.onsuccess = () => {
+      const all = opened.result.transaction('kept-taps').objectStore('kept-taps').getAll();
+      all.onerror = () => reject(all.error);
+      all.onsuccess = () => {
+        let n = 0;
+        for (const kept of all.result as {
+          batches: { count: number; answered?: boolean }[];
+          loose: { count: number }[];
+          posts: unknown[];
+        }[]) {
+          for (const batch of kept.batches) if (!batch.answered) n += batch.count;
+          for (const loose of kept.loose) n += loose.count;
+          n += kept.posts.length;
+        }
+        opened.result.close();
+        resolve(n);
+      };
+    };
+  });
+}
+
 const executable = chromiumPath();
 const PLAYER_COUNTRY = 'DE';
 const SOCKET = /\/socket\.io\//;
@@ -170,6 +196,8 @@ describe.runIf(executable)(
       const firstSession = await player.page.evaluate(() =>
         localStorage.getItem('tapgram.game.sessionId'),
       );
+      // A page is closed once the device holds its taps (the write takes a moment after the tap).
+      await until(() => player.page.evaluate(keptOnDevice)).toBe(6);
       await player.page.close();
       expect(await serverTotal(player.userId)).toBe(0);
 
