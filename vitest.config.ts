@@ -8,6 +8,14 @@ const LOADED_MACHINE_POLL = { timeout: 30_000 };
 
 export default defineConfig({
   test: {
+    // `npm run test:coverage`: line coverage of the code the suites run in Node (the browser's
+    // share of the frontend runs in Chromium and is not counted).
+    coverage: {
+      provider: 'v8',
+      include: ['backend/src/**', 'shared/src/**', 'frontend/src/**'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage',
+    },
     projects: [
       { test: { name: 'shared', root: 'shared', include: ['test/**/*.test.ts'] } },
       {
