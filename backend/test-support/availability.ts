@@ -8,6 +8,6 @@ export async function redisAvailable(): Promise<boolean> {
   if (await redisAnswers()) return true;
   const message = `Redis at ${TEST_REDIS_URL} does not answer: the Redis-mode suites do not run.`;
   if (process.env.CI) throw new Error(message);
-  console.warn(`\n*** ${message} Start it (see README) to run them. ***\n`);
+  console.warn(`\n*** ${message} Start it (see docs/OPERATIONS.md) to run them. ***\n`);
   return false;
 }

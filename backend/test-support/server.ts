@@ -72,7 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const redisPrefix = options.redisPrefix ?? uniqueName('tgtest');
   if (mode === 'redis' && !(await redisAnswers())) {
     throw new Error(
-      `Redis at ${TEST_REDIS_URL} does not answer: start it (see README) to run these tests`,
+      `Redis at ${TEST_REDIS_URL} does not answer: start it (see docs/OPERATIONS.md) to run these tests`,
     );
   }
   const config = loadConfig({

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
-/** The local test Postgres of the README; integration tests make a fresh database in it per file. */
+/** The local test Postgres (docs/ARCHITECTURE.md, Development); integration tests make a fresh database in it per file. */
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -211,9 +211,9 @@ export const envSchema = z
     MODERATION_QUEUE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
     MODERATION_HOLD_THRESHOLD: z.coerce.number().min(0).max(1).default(0.9),
     MODERATION_REPORTS_PER_HOUR: positiveInt(20),
-    /** Unset: LOLGram's own limit (lolgram/limits.ts). */
+    /** Unset: the accounts module's own limit (accounts/limits.ts). */
     SIGNUPS_PER_HOUR: wholeAboveZero().optional(),
-    /** Unset: LOLGram's own limit (lolgram/limits.ts). */
+    /** Unset: the images module's own limit (images/limits.ts). */
     UPLOADS_PER_HOUR: wholeAboveZero().optional(),
     /** Unset: LOLGram's own limits (lolgram/comments/limits.ts). */
     COMMENTS_PER_MINUTE: wholeAboveZero().optional(),
