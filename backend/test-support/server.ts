@@ -5,7 +5,7 @@ import { loadConfig } from '../src/core/config';
 import type { Feature } from '../src/core/feature';
 import { createFeatures } from '../src/features';
 import type { ImageClassifier } from '../src/lolgram';
-import { createLogger } from '../src/core/logger';
+import { createLogger, type Logger } from '../src/core/logger';
 import { startServer, type RunningServer } from '../src/core/server';
 import {
   createScratchDatabase,
@@ -41,6 +41,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Moderation's image classifier, for a test that stands in for the model. */
   imageClassifier?: ImageClassifier | null;
+  /** The server's logger, for a test that reads the lines operators would see. */
+  logger?: Logger;
 }
 
 let warned = false;
@@ -100,7 +102,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { imageClassifier } = options;
   const features = (deps: Parameters<typeof createFeatures>[0]) =>
     createFeatures(deps, { imageClassifier });
-  const server = await startServer(config, createLogger(config.LOG_LEVEL), features, {
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const server = await startServer(config, logger, features, {
     extraFeatures: options.extraFeatures,
     now: options.now,
   });

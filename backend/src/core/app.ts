@@ -215,7 +215,11 @@ export function createApp({
     (req.path.startsWith('/api/') ? apiHeaders : pageHeaders)(req, res, next),
   );
   app.use(rejectBadUrls);
-  app.use(healthRouter(db, redis));
+  app.use(
+    healthRouter(db, redis, () =>
+      Object.assign({}, ...features.map((feature) => feature.readiness?.() ?? {})),
+    ),
+  );
   if (serveMetrics) app.get('/metrics', serveMetrics);
 
   const api = express.Router();

@@ -1,3 +1,4 @@
+import type { ReadinessCheck } from '@tapgram/shared';
 import type { Router } from 'express';
 import type { Server as SocketServer } from 'socket.io';
 import type { Admission } from './admission';
@@ -45,6 +46,11 @@ export interface Feature {
    * query); a failure or a slow answer serves the page without them.
    */
   pageHead?(page: { pathname: string; origin: string }): Promise<string | null>;
+  /**
+   * The feature's own readiness checks, by name, for `/readyz` (any `down` or `behind` makes it
+   * 503). Read at each call: it answers from state the feature holds, without I/O.
+   */
+  readiness?(): Record<string, ReadinessCheck>;
   /** Called at start-up, before the server listens (background work may go on after). */
   start?(): Promise<void>;
   /** Called on shutdown after the HTTP server stopped accepting, before pools close. */

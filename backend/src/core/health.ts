@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Readiness } from '@tapgram/shared';
+import type { Readiness, ReadinessCheck } from '@tapgram/shared';
 import type { Queryable } from './db';
 import type { Redis } from './redis';
 
@@ -20,23 +20,34 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | 'down'> {
   }
 }
 
-export async function checkReadiness(db: Queryable, redis: Redis | null): Promise<Readiness> {
+/** What the features say of their own state, read at each check (cheap: no I/O). */
+export type FeatureChecks = () => Record<string, ReadinessCheck>;
+
+export async function checkReadiness(
+  db: Queryable,
+  redis: Redis | null,
+  featureChecks: FeatureChecks = () => ({}),
+): Promise<Readiness> {
   const [database, cache] = await Promise.all([
     probe(() => db.query('SELECT 1')),
     redis ? probe(() => redis.ping()) : Promise.resolve('not configured' as const),
   ]);
-  const checks = { database, redis: cache };
-  const status = database === 'ok' && cache !== 'down' ? 'ok' : 'unavailable';
-  return { status, checks };
+  const checks: Readiness['checks'] = { database, redis: cache, ...featureChecks() };
+  const failed = Object.values(checks).some((check) => check === 'down' || check === 'behind');
+  return { status: failed ? 'unavailable' : 'ok', checks };
 }
 
-export function healthRouter(db: Queryable, redis: Redis | null): Router {
+export function healthRouter(
+  db: Queryable,
+  redis: Redis | null,
+  featureChecks?: FeatureChecks,
+): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    const readiness = await checkReadiness(db, redis);
+    const readiness = await checkReadiness(db, redis, featureChecks);
     res.status(readiness.status === 'ok' ? 200 : 503).json(readiness);
   });
   return router;

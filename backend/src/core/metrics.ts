@@ -61,6 +61,7 @@ export class Metrics {
   private readonly admissionRefusals: Counter<'work' | 'reason'>;
   private socketCount: () => number = () => 0;
   private admission = { tapsWaiting: () => 0, eventLoopLagSeconds: () => 0 };
+  private countersBehind: () => boolean = () => false;
   /** performance.now() of the last successful flush (or of the first wait for one); null: none. */
   private lastFlushAt: number | null = null;
 
@@ -127,6 +128,13 @@ export class Metrics {
         const last = this.lastFlushAt;
         flushLag.set(last === null ? 0 : (performance.now() - last) / 1000);
       },
+    });
+    const behind: Gauge = new Gauge({
+      name: 'tapgram_redis_generation_behind',
+      help: "1 while this process's Redis holds game counters of a generation Postgres no longer follows (taps refused 503 until it is rebuilt), else 0",
+      registers,
+      aggregator: 'max',
+      collect: () => behind.set(this.countersBehind() ? 1 : 0),
     });
     this.flushedRows = new Counter({
       name: 'tapgram_flushed_rows_total',
@@ -220,6 +228,11 @@ export class Metrics {
   /** Flushes begin: until the first one succeeds, the lag counts from now. */
   flushesStarted(): void {
     this.lastFlushAt ??= performance.now();
+  }
+
+  /** Read at each scrape: whether the game's Redis counters are behind Postgres's generation. */
+  watchRedisGeneration(behind: () => boolean): void {
+    this.countersBehind = behind;
   }
 
   flushed(rows: Record<FlushedTable, number>): void {

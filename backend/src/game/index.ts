@@ -47,6 +47,7 @@ export async function createGameFeature(
   signals?.start(config.FLUSH_INTERVAL_MS);
   let store: GameStore;
   let claims: PushClaims;
+  let readiness: Feature['readiness'];
   if (redis) {
     const redisStore = new RedisGameStore(
       redis,
@@ -58,6 +59,7 @@ export async function createGameFeature(
     );
     await redisStore.start(config.FLUSH_INTERVAL_MS);
     store = redisStore;
+    readiness = () => ({ gameCounters: redisStore.isBehind ? 'behind' : 'ok' });
     claims = new RedisPushClaims(redis, gameKeys(config.REDIS_PREFIX));
   } else {
     const local = new LocalPushClaims();
@@ -91,6 +93,7 @@ export async function createGameFeature(
     name: 'game',
     router,
     fastRoutes: gameFastRoutes(service, secret),
+    readiness,
     attachSocket(io) {
       detach = attachGameChannel(io, {
         service,

@@ -98,6 +98,12 @@ declare module 'ioredis' {
   }
 }
 
+/** What a flush did: `taken` players' figures, `written` to Postgres or not. */
+export interface FlushOutcome {
+  taken: number;
+  written: boolean;
+}
+
 /**
  * Writes the totals of every player, session and country tapped since the last flush to Postgres,
  * then marks each written session's batch number durable. Taken ids stay in Redis until their
@@ -106,7 +112,7 @@ declare module 'ioredis' {
  */
 export class RedisFlusher {
   private readonly token = randomUUID();
-  private flushing: Promise<void> | undefined;
+  private flushing: Promise<FlushOutcome> | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -127,7 +133,7 @@ export class RedisFlusher {
     }
   }
 
-  flush(): Promise<void> {
+  flush(): Promise<FlushOutcome> {
     this.flushing ??= this.flushOnce().finally(() => {
       this.flushing = undefined;
     });
@@ -140,7 +146,7 @@ export class RedisFlusher {
     await this.flush();
   }
 
-  private async flushOnce(): Promise<void> {
+  private async flushOnce(): Promise<FlushOutcome> {
     const [users, sessions, countries, generation] = await this.redis.gameFlushTake(
       ...this.keysOf(this.token),
       this.k.countries,
@@ -152,14 +158,15 @@ export class RedisFlusher {
     );
     if (users.length + sessions.length + countries.length === 0) {
       this.metrics?.flushed({ users: 0, sessions: 0, countries: 0 });
-      return;
+      return { taken: 0, written: false };
     }
+    const totals = parseTotals(users, sessions, countries);
     // Counters without a generation are not written yet (the next start adopts Postgres's); what
     // was taken goes back at the next flush.
-    if (!generation) return;
-    const totals = parseTotals(users, sessions, countries);
-    // Not written: Redis was emptied and rebuilt since this cut; its clients send again the
-    // batches Postgres does not hold, which were never said to be durable.
+    if (!generation) return { taken: totals.users.length, written: false };
+    // Not written: this Redis's generation is not the one Postgres follows. Either Redis was
+    // emptied and rebuilt since this cut (its clients send again the batches Postgres does not
+    // hold, which were never said to be durable), or this Redis is behind: the caller checks.
     const written = await this.repo.writeTotals(totals, generation);
     for (let i = 0; written && i < totals.sessions.length; i += DURABLE_STEP) {
       const step = totals.sessions.slice(i, i + DURABLE_STEP);
@@ -185,6 +192,7 @@ export class RedisFlusher {
         countries: totals.countries.length,
       });
     }
+    return { taken: totals.users.length, written };
   }
 
   private keysOf(token: string): string[] {

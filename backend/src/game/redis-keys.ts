@@ -32,6 +32,8 @@ export function gameKeys(prefix: string) {
     /** The generation of these counters, as Postgres knows it (see the rebuild). */
     generation: `${base}:generation`,
     rebuildLock: `${base}:rebuild-lock`,
+    /** Every key of the game (a rebuild clears the counters an older generation left). */
+    everyKey: `${base}:*`,
   };
 }
 

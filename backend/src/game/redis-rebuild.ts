@@ -95,6 +95,22 @@ export class RedisRebuilder {
     await this.redis.set(this.k.generation, await this.repos.rebuild.redisGeneration(), 'NX');
   }
 
+  /**
+   * Deletes what counters of an older generation left (a Redis behind Postgres whose ready key an
+   * operator deleted): stale sessions, tap keys, dirty ids and frozen points would otherwise
+   * outlive the rebuild. An emptied Redis has none of them. Keeps the locks and the version.
+   */
+  private async clearCounters(): Promise<void> {
+    const kept = new Set([this.k.version, this.k.pushed, this.k.pushLock, this.k.rebuildLock]);
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.k.everyKey, 'COUNT', 1000);
+      cursor = next;
+      const stale = keys.filter((key) => !kept.has(key));
+      if (stale.length > 0) await this.redis.unlink(...stale);
+    } while (cursor !== '0');
+  }
+
   private async rebuildIfEmpty(): Promise<void> {
     while (!(await this.redis.exists(this.k.ready))) {
       const locked = await this.redis.set(this.k.rebuildLock, '1', 'PX', REBUILD_LOCK_MS, 'NX');
@@ -104,6 +120,7 @@ export class RedisRebuilder {
         continue;
       }
       const started = Date.now();
+      await this.clearCounters();
       // From here on, flushes of figures the emptied Redis held are not written to Postgres: what
       // the rebuild reads stays what the counters start from.
       const generation = randomUUID();

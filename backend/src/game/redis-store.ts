@@ -5,6 +5,7 @@ import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { isRedisUnreachable, type Redis } from '../core/redis';
 import { RedisFlusher } from './redis-flusher';
+import { RedisGenerationWatch } from './redis-generation';
 import { gameKeys, type GameKeys } from './redis-keys';
 import { RedisRebuilder } from './redis-rebuild';
 import {
@@ -26,6 +27,8 @@ const NOT_SENT = /Stream isn't writeable/;
 // Between attempts to reach Redis again: refused before any work (a player is not created in
 // Postgres only to fail on Redis).
 const CONNECTION_LOST = new Set(['reconnecting', 'close', 'end']);
+// A Redis behind Postgres stays so until an operator acts: its refusals need not be retried soon.
+const BEHIND_RETRY_AFTER_S = 5;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -48,6 +51,7 @@ export class RedisGameStore implements GameStore {
   private readonly flusher: RedisFlusher;
   private readonly rebuilder: RedisRebuilder;
   private readonly taps: RedisTapQueue;
+  private readonly generation: RedisGenerationWatch;
   /** Players whose freeze or unfreeze Redis has not followed (it failed after Postgres's). */
   private readonly unfollowed = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -66,16 +70,22 @@ export class RedisGameStore implements GameStore {
     this.flusher = new RedisFlusher(redis, players, this.k, metrics);
     this.rebuilder = new RedisRebuilder(redis, { players, rebuild }, this.k, logger);
     this.taps = new RedisTapQueue(redis, this.k, rateLimit);
+    this.generation = new RedisGenerationWatch(redis, rebuild, this.k, logger);
+    metrics?.watchRedisGeneration(() => this.generation.isBehind);
     redis.defineCommand('gameBoard', { numberOfKeys: 1, lua: BOARD_SCRIPT });
     redis.defineCommand('gameFreeze', { numberOfKeys: 4, lua: FREEZE_SCRIPT });
     redis.defineCommand('gameAroundUser', { numberOfKeys: 1, lua: AROUND_USER_SCRIPT });
   }
 
-  /** Recovers what stopped flushers left, rebuilds an empty Redis, then flushes every `intervalMs`. */
+  /**
+   * Recovers what stopped flushers left, rebuilds an empty Redis, checks that a Redis with data
+   * holds the generation Postgres follows, then flushes every `intervalMs`.
+   */
   async start(intervalMs: number): Promise<void> {
     await this.flusher.recover();
     await this.rebuilder.ensureReady();
     await this.rebuilder.adoptGeneration();
+    await this.generation.check();
     this.metrics?.flushesStarted();
     let unreachable = false;
     this.timer = setInterval(() => {
@@ -87,8 +97,7 @@ export class RedisGameStore implements GameStore {
       }
       unreachable = false;
       this.flush()
-        .then(() => this.rebuilder.ensureReady())
-        .then(() => this.followFrozen())
+        .then(() => (this.generation.isBehind ? undefined : this.catchUp()))
         .catch((err: unknown) => {
           if (!isRedisUnreachable(this.redis, err)) this.logger.error({ err }, 'game flush failed');
         });
@@ -256,6 +265,17 @@ export class RedisGameStore implements GameStore {
     return outcome === 2;
   }
 
+  /** Whether this Redis holds counters Postgres no longer follows: every game call is refused. */
+  get isBehind(): boolean {
+    return this.generation.isBehind;
+  }
+
+  /** After a flush: an emptied Redis is rebuilt, and the freezes it missed are followed. */
+  private async catchUp(): Promise<void> {
+    await this.rebuilder.ensureReady();
+    await this.followFrozen();
+  }
+
   /** Players whose freeze or unfreeze Redis missed take Postgres's state. */
   private async followFrozen(): Promise<void> {
     for (const userId of this.unfollowed) {
@@ -307,9 +327,14 @@ export class RedisGameStore implements GameStore {
     return this.whenReady(() => this.redis.zcount(this.k.users, points, '+inf'));
   }
 
-  /** Writes the totals of every player, session and country tapped since the last flush. */
-  flush(): Promise<void> {
-    return this.flusher.flush();
+  /**
+   * Writes the totals of every player, session and country tapped since the last flush. A flush
+   * that wrote nothing (none taken, or refused by Postgres's generation) checks that this Redis
+   * is not behind Postgres: a refused flush finds it at once, an idle Redis within a tick.
+   */
+  async flush(): Promise<void> {
+    const { taken, written } = await this.flusher.flush();
+    if (!written) await this.generation.check(taken);
   }
 
   async close() {
@@ -333,11 +358,15 @@ export class RedisGameStore implements GameStore {
   /**
    * The one place where an unreachable Redis becomes the game's 503: refused at once while the
    * connection is down, and for a call that was under way when it dropped or hung (a tap script
-   * under way is a 504 instead: see runTapScript).
+   * under way is a 504 instead: see runTapScript). A Redis behind Postgres is refused the same way
+   * (see RedisGenerationWatch).
    */
   private async available<T>(call: () => Promise<T>): Promise<T> {
     if (CONNECTION_LOST.has(this.redis.status)) {
       throw new ServiceUnavailableError(GAME_UNAVAILABLE, 1);
+    }
+    if (this.generation.isBehind) {
+      throw new ServiceUnavailableError(GAME_UNAVAILABLE, BEHIND_RETRY_AFTER_S);
     }
     try {
       return await call();

@@ -14,12 +14,12 @@ describe.runIf(await redisAvailable())('readiness with Redis configured', () => 
     await server?.stop();
   });
 
-  it('checks both the database and Redis', async () => {
+  it('checks the database, Redis and the generation of the game counters Redis holds', async () => {
     const res = await request(server.url).get('/readyz');
     expect(res.status).toBe(200);
     expect(expectAnswer(readinessSchema, res.body)).toEqual({
       status: 'ok',
-      checks: { database: 'ok', redis: 'ok' },
+      checks: { database: 'ok', redis: 'ok', gameCounters: 'ok' },
     });
   });
 
