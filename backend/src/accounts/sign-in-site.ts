@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { ForbiddenError } from '../core/errors';
+import { siteOriginResolver } from '../core/site-origin';
 
 /** The site a Sign-In With Solana message names: what the wallet shows and what it signs. */
 export interface SignInSite {
@@ -7,11 +8,10 @@ export interface SignInSite {
   uri: string;
 }
 
-const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
-
 /** What the server says at start when PUBLIC_ORIGIN is unset (in production). */
 export const PUBLIC_ORIGIN_NOTICE =
-  'PUBLIC_ORIGIN is not set, so wallet sign-in works only when the site is opened on localhost. ' +
+  'PUBLIC_ORIGIN is not set, so wallet sign-in works only when the site is opened on localhost, ' +
+  'and so do link previews. ' +
   'For a public site, set PUBLIC_ORIGIN to the address people open, for example ' +
   'PUBLIC_ORIGIN=https://tapgram.example';
 
@@ -24,13 +24,10 @@ export const PUBLIC_ORIGIN_REQUIRED =
  * signature. Unconfigured, only a loopback Host (a developer's own machine) may sign in.
  */
 export function signInSiteResolver(publicOrigin: string | undefined): (req: Request) => SignInSite {
-  if (publicOrigin) {
-    const site = { domain: new URL(publicOrigin).host, uri: publicOrigin };
-    return () => site;
-  }
+  const siteOrigin = siteOriginResolver(publicOrigin);
   return (req) => {
-    const host = req.headers.host ?? '';
-    if (!LOOPBACK_HOST.test(host)) throw new ForbiddenError(PUBLIC_ORIGIN_REQUIRED);
-    return { domain: host.toLowerCase(), uri: `${req.protocol}://${host.toLowerCase()}` };
+    const origin = siteOrigin(req);
+    if (!origin) throw new ForbiddenError(PUBLIC_ORIGIN_REQUIRED);
+    return { domain: new URL(origin).host, uri: origin };
   };
 }

@@ -14,6 +14,7 @@ import { apiNotFound, errorHandler } from './errors';
 import type { Feature } from './feature';
 import { healthRouter } from './health';
 import { sameOriginWrites } from './origin';
+import { siteOriginResolver } from './site-origin';
 import type { Logger } from './logger';
 import type { Metrics, MetricsHandler } from './metrics';
 import type { Redis } from './redis';
@@ -121,12 +122,12 @@ function pageHeads(features: Feature[], config: Config, logger: Logger) {
   const heads = features.flatMap((feature) =>
     feature.pageHead ? [feature.pageHead.bind(feature)] : [],
   );
+  const siteOrigin = siteOriginResolver(config.PUBLIC_ORIGIN);
   return async (req: Request): Promise<string | null> => {
-    if (heads.length === 0) return null;
-    const page = {
-      pathname: req.path,
-      origin: config.PUBLIC_ORIGIN ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`,
-    };
+    // Tags name the site by absolute URLs: without a known origin there are none.
+    const origin = siteOrigin(req);
+    if (heads.length === 0 || !origin) return null;
+    const page = { pathname: req.path, origin };
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), PAGE_HEAD_TIMEOUT_MS);

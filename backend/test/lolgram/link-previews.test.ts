@@ -11,8 +11,9 @@ const HOLD_PROFANITY = { MODERATION_HOLD_THRESHOLD: '0.55' };
 const ORIGIN = 'https://lolgram.example';
 
 /** The page as a link unfurler reads it: its meta tags by name, and its head's elements. */
-async function page(server: TestServer, path: string) {
-  const res = await request(server.url).get(path);
+async function page(server: TestServer, path: string, host?: string) {
+  const get = request(server.url).get(path);
+  const res = await (host ? get.set('Host', host) : get);
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toMatch(/text\/html/);
   const window = new Window();
@@ -136,5 +137,30 @@ describe('link previews of posts and profiles', () => {
       expect(preview, path).toEqual([]);
       expect(text).toContain('<div id="root"></div>');
     }
+  });
+});
+
+describe('link previews without PUBLIC_ORIGIN', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("never names the site by the client's Host: only a loopback one gets tags", async () => {
+    const author = await makeAccount(server.url);
+    const post = await makeVisiblePost(author, { caption: 'Shared from a cache' });
+    const path = `/lolgram/p/${post.id}`;
+    for (const host of ['evil.example', 'evil.example:80', 'tapgram.example.evil.example']) {
+      const spoofed = await page(server, path, host);
+      expect(spoofed.preview, host).toEqual([]);
+      expect(spoofed.text).not.toContain('evil.example');
+    }
+    // A developer's own machine (supertest's Host is the loopback address it dials).
+    const local = await page(server, path);
+    expect(local.tags.get('og:url')).toBe(`${server.url}${path}`);
+    expect(local.tags.get('og:description')).toBe('Shared from a cache');
   });
 });
