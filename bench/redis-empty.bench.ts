@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { startRedisProcess, type RedisProcess } from '../backend/test-support';
-import { TapBatches } from '../frontend/src/features/game/tap-batches';
+import { TapBatches } from '../frontend/src/features/game/taps/tap-batches';
 import { createPlayers, type BenchPlayer } from './lib/game-load';
 import { startBackend } from './lib/processes';
 import { printTable, writeReport, type Row } from './lib/report';
@@ -44,7 +44,7 @@ async function connect(url: string, player: BenchPlayer): Promise<Socket> {
   return socket;
 }
 
-/** The game screen's protocol: frontend/src/features/game/tap-batches.ts itself. */
+/** The game screen's protocol: frontend/src/features/game/taps/tap-batches.ts itself. */
 async function sendsAgain(url: string, player: BenchPlayer): Promise<Tapper> {
   const socket = await connect(url, player);
   const tapper: Tapper = {

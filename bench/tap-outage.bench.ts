@@ -1,14 +1,14 @@
 // Players keep tapping through a Redis outage: are all the taps they made counted afterwards, and
 // does catching up look like cheating? Run: npx tsx bench/tap-outage.bench.ts (its own
 // redis-server on a spare loopback port and a scratch database; bounded, about a minute).
-// Three players run the game screen's tap protocol (frontend/src/features/game/tap-batches.ts)
+// Three players run the game screen's tap protocol (frontend/src/features/game/taps/tap-batches.ts)
 // at ten taps a second; Redis hangs (SIGSTOP) for five seconds, and in the second run dies and
 // comes back empty five seconds later.
 import { gameEvents, type TapBatchAck } from '@tapgram/shared';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { startRedisProcess, type RedisProcess } from '../backend/test-support';
-import { TapBatches } from '../frontend/src/features/game/tap-batches';
+import { TapBatches } from '../frontend/src/features/game/taps/tap-batches';
 import { createPlayers, type BenchPlayer } from './lib/game-load';
 import { startBackend } from './lib/processes';
 import { printTable, writeReport, type Row } from './lib/report';

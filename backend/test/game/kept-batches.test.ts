@@ -6,7 +6,7 @@ import {
 } from '@tapgram/shared';
 import { io } from 'socket.io-client';
 import request from 'supertest';
-import { TapBatches } from '../../../frontend/src/features/game/tap-batches';
+import { TapBatches } from '../../../frontend/src/features/game/taps/tap-batches';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/server';
 import type { Account } from '../lolgram/builders';

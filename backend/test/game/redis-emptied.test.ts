@@ -2,7 +2,7 @@ import { gameEvents, type TapBatch } from '@tapgram/shared';
 import { Redis } from 'ioredis';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TapBatches } from '../../../frontend/src/features/game/tap-batches';
+import { TapBatches } from '../../../frontend/src/features/game/taps/tap-batches';
 import { createLogger } from '../../src/core/logger';
 import { RedisGameStore } from '../../src/game/redis-store';
 import { gameRepositories } from '../../src/game/repositories';

@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TapBatches } from '../../../frontend/src/features/game/tap-batches';
+import { TapBatches } from '../../../frontend/src/features/game/taps/tap-batches';
 import { redisAvailable } from '../../test-support/availability';
 import { startRedisProcess, type RedisProcess } from '../../test-support/redis-process';
 import { startTestServer, type TestServer } from '../../test-support/server';

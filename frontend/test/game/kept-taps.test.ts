@@ -10,8 +10,8 @@ import {
   waitingIn,
   type KeptTaps,
   type KeptTapsStorage,
-} from '../../src/features/game/kept-taps';
-import { TapBatches, type TapBatchesOptions } from '../../src/features/game/tap-batches';
+} from '../../src/features/game/taps/kept-taps';
+import { TapBatches, type TapBatchesOptions } from '../../src/features/game/taps/tap-batches';
 import { ApiError } from '../../src/lib/api';
 import { makeGameSession, makeGameUser, okAck } from './builders';
 import { fakeSocket, type FakeSocket } from './fake-socket';

@@ -6,7 +6,7 @@ import {
   type TapBatch,
 } from '@tapgram/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TapSender, type TapSenderOptions } from '../../src/features/game/tap-sender';
+import { TapSender, type TapSenderOptions } from '../../src/features/game/taps/tap-sender';
 import { ApiError } from '../../src/lib/api';
 import { deferred, makeGameSession, makeGameUser, okAck, totalsOf } from './builders';
 import { fakeSocket } from './fake-socket';

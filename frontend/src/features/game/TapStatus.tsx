@@ -1,5 +1,5 @@
 import { CloudOff, CheckCircle2, RefreshCw } from 'lucide-react';
-import type { SyncState } from './useGame';
+import type { SyncState } from './tap-status';
 
 const plural = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'tap' : 'taps'}`;
 

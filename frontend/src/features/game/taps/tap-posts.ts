@@ -1,5 +1,5 @@
 import type { GameSession, GameUser, TapBucket } from '@tapgram/shared';
-import { ApiError } from '../../lib/api';
+import { ApiError } from '../../../lib/api';
 import type { KeptPost } from './kept-taps';
 import { isUnavailable, totalsOf, type TapSettled } from './tap-answers';
 

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import type { Player } from './game-api';
+import type { Waiting } from './tap-status';
+
+/**
+ * The Session and Total Taps counters as shown: the server's figures and the taps waiting, never
+ * going back in front of the player (a tap the server refused despite the allowance holds them
+ * until the server's figures pass them again). A frozen player's taps are not counted: the
+ * counters show the server's figures alone.
+ */
+export function useShownCounters(
+  player: Player | null,
+  { unconfirmed, waitingHere }: Waiting,
+  frozen: boolean,
+) {
+  const session = player?.session;
+  const sessionId = session?.id ?? '';
+  const figures = {
+    sessionId,
+    session: (session?.sessionPoints ?? 0) + (session ? waitingHere : 0),
+    total: (player?.user.totalTaps ?? 0) + unconfirmed,
+  };
+  const [shown, setShown] = useState(figures);
+  if (shown.sessionId !== sessionId || frozen) {
+    if (
+      shown.sessionId !== sessionId ||
+      shown.session !== figures.session ||
+      shown.total !== figures.total
+    ) {
+      setShown(figures);
+    }
+  } else if (figures.session > shown.session || figures.total > shown.total) {
+    setShown({
+      sessionId,
+      session: Math.max(shown.session, figures.session),
+      total: Math.max(shown.total, figures.total),
+    });
+  }
+  return {
+    sessionShown: Math.max(shown.session, frozen ? 0 : figures.session),
+    totalShown: Math.max(shown.total, frozen ? 0 : figures.total),
+  };
+}
