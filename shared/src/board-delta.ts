@@ -1,5 +1,5 @@
-import type { LeaderboardUser } from './game';
-import type { Boards, BoardsDelta } from './game-channel';
+import type { LeaderboardCountry, LeaderboardUser } from './game';
+import type { Boards, BoardsDelta, SeasonBoards, SeasonBoardsDelta } from './game-channel';
 import { boardRanks } from './ranks';
 
 type Change<New> = number | [number, number] | New;
@@ -53,9 +53,12 @@ function applyList<T, New extends unknown[]>(
   });
 }
 
-/** What changed from `previous` to `next` (null: nothing), without the versions. */
-export function diffBoards(previous: Boards, next: Boards): Omit<BoardsDelta, 'from' | 'v'> | null {
-  const delta: Omit<BoardsDelta, 'from' | 'v'> = {};
+/** The players and countries lists that changed from `previous` to `next`, as a delta lists them. */
+function diffLists(
+  previous: { users: LeaderboardUser[]; countries: LeaderboardCountry[] },
+  next: { users: LeaderboardUser[]; countries: LeaderboardCountry[] },
+): Pick<BoardsDelta, 'users' | 'countries'> {
+  const delta: Pick<BoardsDelta, 'users' | 'countries'> = {};
   const users = diffList(
     previous.users,
     next.users,
@@ -74,9 +77,25 @@ export function diffBoards(previous: Boards, next: Boards): Omit<BoardsDelta, 'f
     (c): [string, number] => [c.country, c.totalPoints],
   );
   if (countries) delta.countries = countries;
+  return delta;
+}
+
+/** What changed from `previous` to `next` (null: nothing), without the versions. */
+export function diffBoards(previous: Boards, next: Boards): Omit<BoardsDelta, 'from' | 'v'> | null {
+  const delta: Omit<BoardsDelta, 'from' | 'v'> = diffLists(previous, next);
   if (previous.milestone.usersOver100k !== next.milestone.usersOver100k) {
     delta.milestone = next.milestone.usersOver100k;
   }
+  return Object.keys(delta).length > 0 ? delta : null;
+}
+
+/** What changed in a season's boards (null: nothing), a new season included. */
+export function diffSeasonBoards(
+  previous: SeasonBoards,
+  next: SeasonBoards,
+): Omit<SeasonBoardsDelta, 'from' | 'v'> | null {
+  const delta: Omit<SeasonBoardsDelta, 'from' | 'v'> = diffLists(previous, next);
+  if (previous.season !== next.season) delta.season = next.season;
   return Object.keys(delta).length > 0 ? delta : null;
 }
 
@@ -96,6 +115,25 @@ function rankTop(users: LeaderboardUser[]): LeaderboardUser[] {
  */
 export function applyBoardsDelta(previous: Boards, delta: BoardsDelta): Boards {
   return {
+    ...applyLists(previous, delta),
+    milestone:
+      delta.milestone === undefined ? previous.milestone : { usersOver100k: delta.milestone },
+  };
+}
+
+/** The season's boards after `delta` (see applyBoardsDelta). */
+export function applySeasonBoardsDelta(
+  previous: SeasonBoards,
+  delta: SeasonBoardsDelta,
+): SeasonBoards {
+  return { ...applyLists(previous, delta), season: delta.season ?? previous.season };
+}
+
+function applyLists(
+  previous: { users: LeaderboardUser[]; countries: LeaderboardCountry[] },
+  delta: Pick<BoardsDelta, 'users' | 'countries'>,
+): { users: LeaderboardUser[]; countries: LeaderboardCountry[] } {
+  return {
     users: delta.users
       ? rankTop(
           applyList(
@@ -114,7 +152,5 @@ export function applyBoardsDelta(previous: Boards, delta: BoardsDelta): Boards {
           ([country, totalPoints]) => ({ country, totalPoints }),
         )
       : previous.countries,
-    milestone:
-      delta.milestone === undefined ? previous.milestone : { usersOver100k: delta.milestone },
   };
 }

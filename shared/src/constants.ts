@@ -34,6 +34,8 @@ export const LEADERBOARD_MAX_LIMIT = 1_000;
 /** Players shown either side of the player in GET /api/users/{id}/around, by default and at most. */
 export const AROUND_DEFAULT_SPAN = 2;
 export const AROUND_MAX_SPAN = 10;
+/** Archived seasons in one page of GET /api/seasons. */
+export const SEASONS_PAGE = 20;
 /** What GET /api/lolgram/analytics/popular reads when the query leaves them out. */
 export const ANALYTICS_DEFAULT_TIMEFRAME = 'week';
 export const ANALYTICS_DEFAULT_LIMIT = 10;

@@ -36,6 +36,8 @@ export const BOARD_DETAIL_ROWS: Record<BoardDetail, { users: number; countries: 
 export const gameHandshakeSchema = z.object({
   /** The boards' detail to follow, as snapshot and deltas; absent: full `boards` pushes. */
   boards: boardDetailSchema.optional(),
+  /** The running season's boards to follow too, at this detail (`season:snapshot`, `season:delta`). */
+  season: boardDetailSchema.optional(),
   /** 'compact': tap acknowledgements carry the totals, not the user and session records. */
   acks: z.literal('compact').optional(),
 });
@@ -44,6 +46,29 @@ export type GameHandshake = z.infer<typeof gameHandshakeSchema>;
 /** Follows another detail, or asks for the boards whole again (a delta that did not fit). */
 export const watchBoardsSchema = z.object({ boards: boardDetailSchema });
 export type WatchBoards = z.infer<typeof watchBoardsSchema>;
+
+/** Follows the running season's boards at a detail (null: no longer), as `season:watch` asks. */
+export const watchSeasonSchema = z.object({ boards: boardDetailSchema.nullable() });
+export type WatchSeason = z.infer<typeof watchSeasonSchema>;
+
+/**
+ * The running season's boards: its number, and its players and countries by their points in it.
+ * At a rollover they start again from nothing, under the next number.
+ */
+export interface SeasonBoards {
+  season: number;
+  users: LeaderboardUser[];
+  countries: LeaderboardCountry[];
+}
+
+/** A season's boards, whole, at version `v` of that detail (`season:snapshot`). */
+export const seasonBoardsSnapshotSchema = z.object({
+  v: z.number().int(),
+  season: z.number().int().nonnegative(),
+  users: z.array(leaderboardUserSchema),
+  countries: z.array(leaderboardCountrySchema),
+});
+export type SeasonBoardsSnapshot = z.infer<typeof seasonBoardsSnapshotSchema>;
 
 /** Every board, whole. */
 export interface Boards {
@@ -93,6 +118,15 @@ export const boardsDeltaSchema = z.object({
   milestone: z.number().int().nonnegative().optional(),
 });
 export type BoardsDelta = z.infer<typeof boardsDeltaSchema>;
+
+/**
+ * What changed in the running season's boards (`season:delta`), as a boards delta says it; a new
+ * season (a rollover) comes with its number.
+ */
+export const seasonBoardsDeltaSchema = boardsDeltaSchema
+  .omit({ milestone: true })
+  .extend({ season: z.number().int().nonnegative().optional() });
+export type SeasonBoardsDelta = z.infer<typeof seasonBoardsDeltaSchema>;
 
 /** A player's and a session's totals after a counted batch: what the game screen shows. */
 export interface TapTotals {

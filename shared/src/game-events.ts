@@ -25,6 +25,10 @@ export const gameEvents = {
   boardsDelta: 'boards:delta',
   /** To the player's own sockets: an operator froze or unfroze them (PlayerFrozenPush). */
   frozen: 'frozen',
+  /** The running season's boards, as the compact boards come: `season:watch`, then these. */
+  watchSeason: 'season:watch',
+  seasonSnapshot: 'season:snapshot',
+  seasonDelta: 'season:delta',
 } as const;
 
 /** The `frozen` push: whether the player is frozen now. */

@@ -13,5 +13,6 @@ export * from './social';
 export * from './comments';
 export * from './admin';
 export * from './game-operators';
+export * from './seasons';
 export * from './live';
 export * from './notifications';

@@ -80,6 +80,37 @@ const trustProxySchema = z.string().transform((raw, ctx): false | number | strin
   return entries.length > 0 ? entries : false;
 });
 
+const DURATION_MESSAGE =
+  'must be a length of time: a whole number and a unit, s, m, h, d or w, like 7d or 90m';
+const DURATION_UNITS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** "7d", "12h", "90m", "30s", "1w": milliseconds. */
+const durationSchema = z.string().transform((raw, ctx): number => {
+  const match = /^(\d+)\s*([smhdw])$/.exec(raw.trim().toLowerCase());
+  const ms = match ? Number(match[1]) * DURATION_UNITS[match[2]] : 0;
+  if (ms > 0 && Number.isSafeInteger(ms)) return ms;
+  ctx.addIssue({ code: 'custom', message: DURATION_MESSAGE });
+  return z.NEVER;
+});
+
+/** An instant in UTC (ISO 8601, with its Z or offset), as epoch milliseconds. */
+const instantSchema = z.string().transform((raw, ctx): number => {
+  const value = raw.trim();
+  const ms = /(Z|[+-]\d\d:?\d\d)$/i.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isFinite(ms)) return ms;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be an instant with its time zone, like 2024-01-01T00:00:00Z',
+  });
+  return z.NEVER;
+});
+
 const wholeAboveZero = () =>
   z.coerce
     .number({ error: 'must be a whole number above 0' })
@@ -181,6 +212,10 @@ export const envSchema = z
     TAP_RATE_PER_SECOND: positiveInt(DEFAULT_TAP_ALLOWANCE.perSecond),
     TAP_BURST: positiveInt(DEFAULT_TAP_ALLOWANCE.burst),
     FLUSH_INTERVAL_MS: positiveInt(1000),
+    /** How long a season lasts: a week unless set. */
+    SEASON_LENGTH: durationSchema.prefault('7d'),
+    /** When season 1 started: a Monday at midnight UTC unless set; seasons follow on from it. */
+    SEASON_START: instantSchema.prefault('2024-01-01T00:00:00Z'),
     /**
      * The time a client has to send a whole request (http-server.ts). The largest is a 10 MB
      * image: 60 s lets it through at about 1.4 Mbit/s, a weak 3G link; a game request is under a
@@ -326,6 +361,14 @@ export const envSchema = z
         code: 'custom',
         path: ['NEW_SOCKETS_BURST'],
         message: `must be at least a second's worth of NEW_SOCKETS_PER_MINUTE (${Math.ceil(env.NEW_SOCKETS_PER_MINUTE / 60)}): new sockets are counted in windows of a second or more`,
+      });
+    }
+    if (env.SEASON_START > Date.now()) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEASON_START'],
+        message:
+          'must not be in the future: season 1 starts there, and play before it has no season',
       });
     }
     if (env.MODERATION_HOLD_THRESHOLD < env.MODERATION_QUEUE_THRESHOLD) {

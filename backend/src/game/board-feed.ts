@@ -2,11 +2,11 @@ import {
   BOARD_DETAIL_ROWS,
   boardDetailSchema,
   diffBoards,
+  diffSeasonBoards,
   gameEvents,
   type BoardDetail,
   type Boards,
-  type BoardsDelta,
-  type BoardsSnapshot,
+  type SeasonBoards,
 } from '@tapgram/shared';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import { PUSH_INTERVAL_MS } from './push-claims';
@@ -20,15 +20,49 @@ export const boardRoom = (detail: BoardDetail) => `boards:${detail}`;
 /** Every socket that speaks the compact protocol, so that full pushes leave it out. */
 export const COMPACT_ROOM = 'boards:compact';
 
-/** What a detail holds of the boards. */
-function view(boards: Boards, detail: BoardDetail): Boards {
+/** The players and countries a detail holds. */
+function lists<B extends { users: unknown[]; countries: unknown[] }>(
+  boards: B,
+  detail: BoardDetail,
+): B {
   const rows = BOARD_DETAIL_ROWS[detail];
   return {
+    ...boards,
     users: boards.users.slice(0, rows.users),
     countries:
       rows.countries === null ? boards.countries : boards.countries.slice(0, rows.countries),
-    milestone: boards.milestone,
   };
+}
+
+/** A kind of boards a feed sends: its rooms, what a detail holds, its deltas, its events. */
+interface FeedKind<B> {
+  room: (detail: BoardDetail) => string;
+  diff: (previous: B, next: B) => object | null;
+  snapshotEvent: string;
+  deltaEvent: string;
+}
+
+/** The all-time boards (`boards:snapshot`, `boards:delta`). */
+const ALL_TIME: FeedKind<Boards> = {
+  room: boardRoom,
+  diff: diffBoards,
+  snapshotEvent: gameEvents.boardsSnapshot,
+  deltaEvent: gameEvents.boardsDelta,
+};
+
+/** The running season's boards (`season:snapshot`, `season:delta`). */
+const SEASON: FeedKind<SeasonBoards> = {
+  room: (detail) => `season:${detail}`,
+  diff: diffSeasonBoards,
+  snapshotEvent: gameEvents.seasonSnapshot,
+  deltaEvent: gameEvents.seasonDelta,
+};
+
+interface FeedSource<B> {
+  /** The boards, whole (the top 100 players, every country...). */
+  read: () => Promise<B>;
+  /** A value that changes whenever the boards may have changed. */
+  version: () => Promise<unknown>;
 }
 
 /**
@@ -36,14 +70,15 @@ function view(boards: Boards, detail: BoardDetail): Boards {
  * (on connect or `watch`), then at most once a second what changed, as a delta against the
  * version the socket holds. Each process reads the boards for its sockets (about once a second
  * while they change), so a delta is always made against what this process sent: no state is
- * shared between processes, and nothing goes through the adapter.
+ * shared between processes, and nothing goes through the adapter. A feed that nobody follows
+ * reads nothing.
  */
-export class BoardFeed {
+class Feed<B extends { users: unknown[]; countries: unknown[] }> {
   /** What each detail's sockets hold, and its version (unique across the details). */
-  private readonly views = new Map<BoardDetail, { v: number; boards: Boards }>();
+  private readonly views = new Map<BoardDetail, { v: number; boards: B }>();
   private lastVersion = 0;
-  /** The store's change counter at the last read, and when it was read. */
-  private readVersion: number | null = null;
+  /** The source's version at the last read, and when it was read. */
+  private readVersion: unknown = null;
   private readAt = -Infinity;
   /** No socket followed the boards since the last read: what is held may be old. */
   private stale = true;
@@ -52,21 +87,16 @@ export class BoardFeed {
 
   constructor(
     private readonly io: SocketServer,
-    private readonly source: {
-      /** The boards, whole (the top 100 players, every country, the milestone). */
-      read: () => Promise<Boards>;
-      /** A counter that moves whenever the boards may have changed. */
-      version: () => Promise<number>;
-    },
-    private readonly onPush: () => void = () => undefined,
-    private readonly now: () => number = () => performance.now(),
-    private readonly socketsPerTurn = SOCKETS_PER_TURN,
+    private readonly kind: FeedKind<B>,
+    private readonly source: FeedSource<B>,
+    private readonly onPush: () => void,
+    private readonly now: () => number,
+    private readonly socketsPerTurn: number,
   ) {}
 
   /** `socket` follows `detail` from now on: its snapshot at once, or after the next read. */
   watch(socket: Socket, detail: BoardDetail): void {
-    void socket.join(COMPACT_ROOM);
-    for (const other of DETAILS) if (other !== detail) void socket.leave(boardRoom(other));
+    for (const other of DETAILS) if (other !== detail) void socket.leave(this.kind.room(other));
     const held = this.views.get(detail);
     if (held && !this.stale) {
       this.send(socket, detail, held);
@@ -74,6 +104,12 @@ export class BoardFeed {
     } else {
       this.waiting.set(socket, detail);
     }
+  }
+
+  /** `socket` no longer follows these boards. */
+  unwatch(socket: Socket): void {
+    for (const detail of DETAILS) void socket.leave(this.kind.room(detail));
+    this.waiting.delete(socket);
   }
 
   forget(socket: Socket): void {
@@ -101,15 +137,14 @@ export class BoardFeed {
     this.stale = false;
     let pushed = false;
     for (const detail of DETAILS) {
-      const next = view(boards, detail);
+      const next = lists(boards, detail);
       const held = this.views.get(detail);
-      const delta = held ? diffBoards(held.boards, next) : null;
+      const delta = held ? this.kind.diff(held.boards, next) : null;
       if (held && !delta) continue;
       const v = ++this.lastVersion;
       this.views.set(detail, { v, boards: next });
       if (held && delta && this.followers(detail) > 0) {
-        const message: BoardsDelta = { from: held.v, v, ...delta };
-        await this.sendInTurns(boardRoom(detail), message);
+        await this.sendInTurns(this.kind.room(detail), { from: held.v, v, ...delta });
         pushed = true;
       }
     }
@@ -128,7 +163,7 @@ export class BoardFeed {
    * another detail now, or is gone) is skipped; one that joined after the first lot holds this
    * version already (its snapshot).
    */
-  private async sendInTurns(room: string, message: BoardsDelta): Promise<void> {
+  private async sendInTurns(room: string, message: object): Promise<void> {
     const members = this.io.of('/').adapter.rooms.get(room);
     if (!members) return;
     const ids = [...members];
@@ -136,17 +171,49 @@ export class BoardFeed {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       const still = this.io.of('/').adapter.rooms.get(room);
       const lot = ids.slice(i, i + this.socketsPerTurn).filter((id) => still?.has(id));
-      if (lot.length > 0) this.io.local.to(lot).emit(gameEvents.boardsDelta, message);
+      if (lot.length > 0) this.io.local.to(lot).emit(this.kind.deltaEvent, message);
     }
   }
 
-  private send(socket: Socket, detail: BoardDetail, held: { v: number; boards: Boards }) {
-    void socket.join(boardRoom(detail));
-    const snapshot: BoardsSnapshot = { v: held.v, ...held.boards };
-    socket.emit(gameEvents.boardsSnapshot, snapshot);
+  private send(socket: Socket, detail: BoardDetail, held: { v: number; boards: B }) {
+    void socket.join(this.kind.room(detail));
+    socket.emit(this.kind.snapshotEvent, { v: held.v, ...held.boards });
   }
 
   private followers(detail: BoardDetail): number {
-    return this.io.of('/').adapter.rooms.get(boardRoom(detail))?.size ?? 0;
+    return this.io.of('/').adapter.rooms.get(this.kind.room(detail))?.size ?? 0;
+  }
+}
+
+/**
+ * The all-time boards' feed (`boards:snapshot`, `boards:delta`). Its followers speak the compact
+ * protocol: the full pushes leave them out.
+ */
+export class BoardFeed extends Feed<Boards> {
+  constructor(
+    io: SocketServer,
+    source: FeedSource<Boards>,
+    onPush: () => void = () => undefined,
+    now: () => number = () => performance.now(),
+    socketsPerTurn = SOCKETS_PER_TURN,
+  ) {
+    super(io, ALL_TIME, source, onPush, now, socketsPerTurn);
+  }
+
+  override watch(socket: Socket, detail: BoardDetail): void {
+    void socket.join(COMPACT_ROOM);
+    super.watch(socket, detail);
+  }
+}
+
+/** The running season's feed (`season:snapshot`, `season:delta`), beside the all-time one. */
+export class SeasonFeed extends Feed<SeasonBoards> {
+  constructor(
+    io: SocketServer,
+    source: FeedSource<SeasonBoards>,
+    onPush: () => void = () => undefined,
+    now: () => number = () => performance.now(),
+  ) {
+    super(io, SEASON, source, onPush, now, SOCKETS_PER_TURN);
   }
 }

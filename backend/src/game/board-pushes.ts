@@ -1,21 +1,29 @@
 import {
   gameEvents,
   LEADERBOARD_DEFAULT_LIMIT,
+  seasonAt,
   type BoardDetail,
   type BoardsPush,
+  type SeasonBoards,
 } from '@tapgram/shared';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import { HttpError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
-import { BoardFeed, COMPACT_ROOM } from './board-feed';
+import { BoardFeed, COMPACT_ROOM, SeasonFeed } from './board-feed';
 import { LatestBoards } from './latest-boards';
 import type { PushClaims } from './push-claims';
+import type { SeasonsService } from './seasons/seasons-service';
 import type { GameService, LeaderboardSnapshot } from './service';
 
 // Claims are at most one a second (the claims' lock): a short tick keeps a change's push within
 // about a second of it.
 const PUSH_CHECK_MS = 100;
+/**
+ * The season boards are read again as a season ends by this process's clock, and again this long
+ * after: the store's clock, which decides the rollover, may differ from it a little.
+ */
+const CLOCK_SKEW_MS = 2000;
 
 function emitSnapshot(target: Pick<Socket, 'emit'>, snapshot: LeaderboardSnapshot) {
   const push: BoardsPush = snapshot;
@@ -31,10 +39,15 @@ function logFailure(logger: Logger, message: string) {
 
 /** The boards' side of the game channel, for the sockets of this process. */
 export interface BoardPushes {
-  /** A socket connected: it follows `detail` (snapshot, then deltas), or gets the boards whole. */
-  welcome(socket: Socket, detail: BoardDetail | undefined): void;
+  /**
+   * A socket connected: it follows `detail` (snapshot, then deltas), or gets the boards whole; and
+   * the running season's boards at `season`, when asked.
+   */
+  welcome(socket: Socket, detail: BoardDetail | undefined, season: BoardDetail | undefined): void;
   /** The socket follows `detail` from now on. */
   watch(socket: Socket, detail: BoardDetail): void;
+  /** The socket follows the running season's boards at `detail` from now on (null: no longer). */
+  watchSeason(socket: Socket, detail: BoardDetail | null): void;
   forget(socket: Socket): void;
   /** Stops the timer, once a push under way has ended. */
   stop(): Promise<void>;
@@ -48,9 +61,15 @@ export interface BoardPushes {
  */
 export function startBoardPushes(
   io: SocketServer,
-  deps: { service: GameService; claims: PushClaims; logger: Logger; metrics: Metrics },
+  deps: {
+    service: GameService;
+    seasons: SeasonsService;
+    claims: PushClaims;
+    logger: Logger;
+    metrics: Metrics;
+  },
 ): BoardPushes {
-  const { service, claims, logger, metrics } = deps;
+  const { service, seasons, claims, logger, metrics } = deps;
   const version = () => claims.version();
   const latest = new LatestBoards({
     read: () => service.snapshot(LEADERBOARD_DEFAULT_LIMIT),
@@ -58,6 +77,21 @@ export function startBoardPushes(
   });
   const feed = new BoardFeed(io, { read: () => latest.current(), version }, () =>
     metrics.leaderboardPushed(),
+  );
+  // The season's boards change with the same taps, and at a rollover.
+  const seasonVersion = async () => {
+    const now = Date.now();
+    const around = (ms: number) => seasonAt(ms, seasons.calendar);
+    return `${await claims.version()}:${around(now - CLOCK_SKEW_MS)}:${around(now + CLOCK_SKEW_MS)}`;
+  };
+  const latestSeason = new LatestBoards<SeasonBoards>({
+    read: () => seasons.boards(LEADERBOARD_DEFAULT_LIMIT),
+    version: seasonVersion,
+  });
+  const seasonFeed = new SeasonFeed(
+    io,
+    { read: () => latestSeason.current(), version: seasonVersion },
+    () => metrics.leaderboardPushed(),
   );
   /** This process's sockets that get the boards whole. */
   const fullBoards = new Set<Socket>();
@@ -105,6 +139,7 @@ export function startBoardPushes(
   };
   let pushing: Promise<void> | null = null;
   let feeding: Promise<void> | null = null;
+  let seasonFeeding: Promise<void> | null = null;
   let greeting: Promise<void> | null = null;
   const timer = setInterval(() => {
     greeting ??= greetNewcomers()
@@ -124,32 +159,44 @@ export function startBoardPushes(
       .finally(() => {
         feeding = null;
       });
+    seasonFeeding ??= seasonFeed
+      .check()
+      .catch(logFailure(logger, 'season board deltas failed'))
+      .finally(() => {
+        seasonFeeding = null;
+      });
   }, PUSH_CHECK_MS);
 
   const forget = (socket: Socket) => {
     fullBoards.delete(socket);
     newcomers.delete(socket);
     feed.forget(socket);
+    seasonFeed.forget(socket);
   };
   return {
-    welcome(socket, detail) {
+    welcome(socket, detail, season) {
       if (detail) {
         feed.watch(socket, detail);
       } else {
         fullBoards.add(socket);
         newcomers.add(socket);
       }
+      if (season) seasonFeed.watch(socket, season);
     },
     watch(socket, detail) {
       fullBoards.delete(socket);
       newcomers.delete(socket);
       feed.watch(socket, detail);
     },
+    watchSeason(socket, detail) {
+      if (detail) seasonFeed.watch(socket, detail);
+      else seasonFeed.unwatch(socket);
+    },
     forget,
     // Stopping waits for a push under way, so that it never reaches a closed Redis connection.
     async stop() {
       clearInterval(timer);
-      await Promise.all([pushing, feeding, greeting]);
+      await Promise.all([pushing, feeding, seasonFeeding, greeting]);
     },
   };
 }

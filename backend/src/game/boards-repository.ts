@@ -1,6 +1,7 @@
 import type { LeaderboardCountry, LeaderboardUser } from '@tapgram/shared';
 import type { Queryable } from '../core/db';
 import type { BoardStretch } from './ranking';
+import type { BoardKey } from './store';
 
 /** Players off the boards: frozen by an operator. */
 const ON_BOARD = 'frozen_at IS NULL';
@@ -75,6 +76,67 @@ export class BoardsRepository {
         ORDER BY 2 DESC, c.country DESC`,
     );
     return rows;
+  }
+
+  /** The top of a season's board (game_season_scores), frozen players left out. */
+  async seasonTopUsers(season: number, limit: number): Promise<LeaderboardUser[]> {
+    const { rows } = await this.db.query<LeaderboardUser>(
+      `SELECT u.id, u.username, s.points AS "totalPoints"
+         FROM game_season_scores s JOIN game_users u ON u.id = s.user_id
+        WHERE s.season = $1 AND s.points > 0 AND u.${ON_BOARD}
+        ORDER BY s.points DESC, s.user_id DESC LIMIT $2`,
+      [season, limit],
+    );
+    return rows;
+  }
+
+  /** Every country's points in a season, frozen players' left out. */
+  async seasonCountries(season: number): Promise<LeaderboardCountry[]> {
+    const { rows } = await this.db.query<LeaderboardCountry>(
+      `SELECT u.country, sum(s.points)::bigint AS "totalPoints"
+         FROM game_season_scores s JOIN game_users u ON u.id = s.user_id
+        WHERE s.season = $1 AND u.${ON_BOARD}
+        GROUP BY u.country HAVING sum(s.points) > 0
+        ORDER BY 2 DESC, u.country DESC`,
+      [season],
+    );
+    return rows;
+  }
+
+  /** A player's points in a season and rank there (null: frozen); null for an unknown player. */
+  async seasonStanding(
+    season: number,
+    userId: string,
+  ): Promise<{ rank: number | null; points: number } | null> {
+    const { rows } = await this.db.query<{ rank: number | null; points: number }>(
+      `WITH me AS (
+         SELECT u.frozen_at IS NOT NULL AS frozen, coalesce(s.points, 0) AS points
+           FROM game_users u
+           LEFT JOIN game_season_scores s ON s.user_id = u.id AND s.season = $1
+          WHERE u.id = $2
+       )
+       SELECT CASE WHEN me.frozen THEN NULL ELSE 1 + (
+                SELECT count(*)::int FROM game_season_scores o JOIN game_users u ON u.id = o.user_id
+                 WHERE o.season = $1 AND o.points > me.points AND u.${ON_BOARD}) END AS rank,
+              me.points
+         FROM me`,
+      [season, userId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The points on a board of each of these players; frozen and unknown players left out. */
+  async scores(board: BoardKey, userIds: string[]): Promise<Map<string, number>> {
+    const { rows } = await this.db.query<{ id: string; points: number }>(
+      board === 'all'
+        ? `SELECT id, total_points AS points FROM game_users
+            WHERE id = ANY($1::uuid[]) AND ${ON_BOARD}`
+        : `SELECT u.id, coalesce(s.points, 0) AS points FROM game_users u
+             LEFT JOIN game_season_scores s ON s.user_id = u.id AND s.season = $2
+            WHERE u.id = ANY($1::uuid[]) AND u.${ON_BOARD}`,
+      board === 'all' ? [userIds] : [userIds, board],
+    );
+    return new Map(rows.map((row) => [row.id, row.points]));
   }
 
   async usersOver(points: number): Promise<number> {

@@ -10,6 +10,10 @@ import { RedisPushClaims } from './redis-push';
 import { gameKeys } from './redis-keys';
 import { RedisGameStore } from './redis-store';
 import { gameRepositories } from './repositories';
+import { SeasonArchiver } from './seasons/season-archiver';
+import { SeasonsRepository } from './seasons/seasons-repository';
+import { seasonsRouter } from './seasons/seasons-routes';
+import { SeasonsService } from './seasons/seasons-service';
 import { SignalsRepository } from './signals-repository';
 import { gameFastRoutes, gameRouter } from './routes';
 import { GameService } from './service';
@@ -32,6 +36,7 @@ export async function createGameFeature(
 ): Promise<Feature> {
   const repos = gameRepositories(db.pool);
   const rateLimit = { perSecond: config.TAP_RATE_PER_SECOND, burst: config.TAP_BURST };
+  const calendar = { startMs: config.SEASON_START, lengthMs: config.SEASON_LENGTH };
   // Time for a refused batch to be sent again once the allowance holds it (at most a burst's
   // refill), twice over, and a minute at least.
   const refusalHoldMs = Math.max(60_000, ((2 * rateLimit.burst) / rateLimit.perSecond) * 1000);
@@ -56,6 +61,7 @@ export async function createGameFeature(
       logger,
       config.REDIS_PREFIX,
       metrics,
+      calendar,
     );
     await redisStore.start(config.FLUSH_INTERVAL_MS);
     store = redisStore;
@@ -63,10 +69,17 @@ export async function createGameFeature(
     claims = new RedisPushClaims(redis, gameKeys(config.REDIS_PREFIX));
   } else {
     const local = new LocalPushClaims();
-    store = new PostgresGameStore(repos, rateLimit, () => local.changed());
+    store = new PostgresGameStore(repos, rateLimit, () => local.changed(), calendar);
     claims = local;
   }
   const service = new GameService(store, metrics, signals, admission, now);
+  const seasons = new SeasonsService({
+    store,
+    repo: new SeasonsRepository(db.pool),
+    pool: db.pool,
+    calendar,
+  });
+  const archiver = new SeasonArchiver(seasons, logger);
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const operators = new OperatorsService(
     db.pool,
@@ -87,6 +100,7 @@ export async function createGameFeature(
       secret,
     ),
   );
+  router.use(seasonsRouter(seasons));
   router.use(operatorsRouter(operators, adminOnly));
   let detach: (() => Promise<void>) | undefined;
   return {
@@ -97,6 +111,7 @@ export async function createGameFeature(
     attachSocket(io) {
       detach = attachGameChannel(io, {
         service,
+        seasons,
         claims,
         secret,
         logger,
@@ -105,7 +120,11 @@ export async function createGameFeature(
         allowance: rateLimit,
       });
     },
+    async start() {
+      archiver.start();
+    },
     async close() {
+      await archiver.stop();
       await detach?.();
       await store.close();
       await signals?.close();

@@ -1,7 +1,8 @@
-import type { TapAllowance } from '@tapgram/shared';
+import { DEFAULT_SEASON_CALENDAR, type SeasonCalendar, type TapAllowance } from '@tapgram/shared';
 import type { GameRepositories } from './repositories';
 import {
   TAP_KEY_TTL_SECONDS,
+  type BoardKey,
   type PlayerBatch,
   type GameStore,
   type SessionOutcome,
@@ -24,6 +25,7 @@ export class PostgresGameStore implements GameStore {
     rateLimit: TapAllowance,
     /** Told of every change the boards show (the push claims count them). */
     private readonly onChange: () => void = () => undefined,
+    private readonly calendar: SeasonCalendar = DEFAULT_SEASON_CALENDAR,
   ) {
     this.repo = players;
     this.boards = boards;
@@ -86,7 +88,15 @@ export class PostgresGameStore implements GameStore {
       return { kind: 'rate-limited', retryAfterMs: Number.isFinite(wait) ? wait : null };
     }
     const result = await this.repo
-      .addTaps(userId, sessionId, count, seq, tapKey, TAP_KEY_TTL_SECONDS)
+      .addTaps({
+        userId,
+        sessionId,
+        count,
+        seq,
+        key: tapKey,
+        keySeconds: TAP_KEY_TTL_SECONDS,
+        calendar: this.calendar,
+      })
       .catch((error: unknown) => {
         this.buckets.refund(userId, count);
         throw error;
@@ -109,8 +119,8 @@ export class PostgresGameStore implements GameStore {
     return { kind: 'ok', seq: state.lastSeq, durableSeq: state.lastSeq };
   }
 
-  topUsers(limit: number) {
-    return this.boards.topUsers(limit);
+  topUsers(limit: number, board: BoardKey = 'all') {
+    return board === 'all' ? this.boards.topUsers(limit) : this.boards.seasonTopUsers(board, limit);
   }
 
   board(start: number, count: number) {
@@ -127,13 +137,33 @@ export class PostgresGameStore implements GameStore {
     return this.boards.around(userId, span);
   }
 
-  topCountries() {
-    return this.boards.topCountries();
+  topCountries(board: BoardKey = 'all') {
+    return board === 'all' ? this.boards.topCountries() : this.boards.seasonCountries(board);
   }
 
   usersOver(points: number) {
     return this.boards.usersOver(points);
   }
+
+  scores(board: BoardKey, userIds: string[]) {
+    return this.boards.scores(board, userIds);
+  }
+
+  async seasonStanding(season: number, userId: string) {
+    return (await this.boards.seasonStanding(season, userId)) ?? { rank: null, points: 0 };
+  }
+
+  /** Postgres's clock, which also decides the season of each batch (see addTaps). */
+  now() {
+    return this.repo.clock();
+  }
+
+  /** Postgres holds every season's scores already. */
+  seasonScores() {
+    return null;
+  }
+
+  async dropSeasons() {}
 
   async close() {
     clearInterval(this.pruner);

@@ -39,6 +39,46 @@ export class RebuildRepository {
     }
   }
 
+  async frozenUsers(): Promise<string[]> {
+    const { rows } = await this.db.query<{ id: string }>(
+      'SELECT id FROM game_users WHERE frozen_at IS NOT NULL',
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Streams the players' scores in every season not yet archived, in pages. */
+  async *liveSeasonScores(
+    pageSize = 5000,
+  ): AsyncGenerator<{ season: number; userId: string; points: number }[]> {
+    let after = { season: 0, userId: '00000000-0000-0000-0000-000000000000' };
+    for (;;) {
+      const { rows } = await this.db.query<{ season: number; userId: string; points: number }>(
+        `SELECT season, user_id AS "userId", points FROM game_season_scores
+          WHERE season >= (SELECT coalesce(next_season, 0) FROM game_season_cursor)
+            AND (season, user_id) > ($1, $2::uuid)
+          ORDER BY season, user_id LIMIT $3`,
+        [after.season, after.userId, pageSize],
+      );
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1];
+    }
+  }
+
+  /**
+   * Every country's points in each season not yet archived, frozen players' included: the season
+   * boards take those off as they are read.
+   */
+  async liveSeasonCountries(): Promise<{ season: number; country: string; points: number }[]> {
+    const { rows } = await this.db.query<{ season: number; country: string; points: number }>(
+      `SELECT s.season, u.country, sum(s.points)::bigint AS points
+         FROM game_season_scores s JOIN game_users u ON u.id = s.user_id
+        WHERE s.season >= (SELECT coalesce(next_season, 0) FROM game_season_cursor)
+        GROUP BY s.season, u.country`,
+    );
+    return rows;
+  }
+
   async allCountries(): Promise<{ country: string; totalPoints: number; totalTaps: number }[]> {
     const { rows } = await this.db.query<{
       country: string;

@@ -17,13 +17,16 @@ end
 `;
 
 /**
- * KEYS as above, 7 flusher registry, 8 countries zset, 9 country taps hash, 10 generation.
- * ARGV: 1 flusher token, 2 user hash key prefix, 3 session hash key prefix.
+ * KEYS as above, 7 flusher registry, 8 countries zset, 9 country taps hash, 10 generation,
+ * 11 seasons set. ARGV: 1 flusher token, 2 user hash key prefix, 3 session hash key prefix,
+ * 4 season key prefix.
  * Puts back what this flusher took and did not write, takes every dirty id and answers their
  * totals, all in one step: the figures are one cut of the game (no tap counted in part of them),
- * so the session batch numbers written with them say exactly which batches Postgres holds.
+ * so the session batch numbers written with them say exactly which batches Postgres holds, and a
+ * player's points in the seasons Redis holds add up with their all-time points.
  * Answers flat lists: users (id, points, taps), sessions (id, points, taps, seq), countries
- * (country, points, taps), and the generation of the counters.
+ * (country, points, taps), the generation of the counters, and season scores (season, id,
+ * points).
  */
 const TAKE_SCRIPT = `${RETURN_TAKEN}
 local taken = false
@@ -33,15 +36,24 @@ for i = 1, 3 do
     taken = true
   end
 end
-if not taken then return {{}, {}, {}, ''} end
+if not taken then return {{}, {}, {}, '', {}} end
 redis.call('SADD', KEYS[7], ARGV[1])
-local users, sessions, countries = {}, {}, {}
+local users, sessions, countries, seasonScores = {}, {}, {}, {}
+local seasons = redis.call('SMEMBERS', KEYS[11])
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
   local v = redis.call('HMGET', ARGV[2] .. id, 'points', 'taps')
   if v[1] then
     users[#users + 1] = id
     users[#users + 1] = v[1]
     users[#users + 1] = v[2]
+    for _, season in ipairs(seasons) do
+      local points = redis.call('ZSCORE', ARGV[4] .. season .. ':users', id)
+      if points then
+        seasonScores[#seasonScores + 1] = season
+        seasonScores[#seasonScores + 1] = id
+        seasonScores[#seasonScores + 1] = points
+      end
+    end
   end
 end
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[5])) do
@@ -58,7 +70,7 @@ for _, country in ipairs(redis.call('SMEMBERS', KEYS[6])) do
   countries[#countries + 1] = redis.call('ZSCORE', KEYS[8], country) or '0'
   countries[#countries + 1] = redis.call('HGET', KEYS[9], country) or '0'
 end
-return {users, sessions, countries, redis.call('GET', KEYS[10]) or ''}
+return {users, sessions, countries, redis.call('GET', KEYS[10]) or '', seasonScores}
 `;
 
 /** KEYS as above, 7 flusher registry. ARGV: 1 flusher token. Puts back what a flusher took. */
@@ -92,7 +104,7 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     gameFlushTake(
       ...args: (string | number)[]
-    ): Result<[string[], string[], string[], string], Context>;
+    ): Result<[string[], string[], string[], string, string[]], Context>;
     gameFlushReturn(...args: (string | number)[]): Result<number, Context>;
     gameFlushDurable(...args: (string | number)[]): Result<number, Context>;
   }
@@ -121,7 +133,7 @@ export class RedisFlusher {
     /** Told of each flush that left Postgres holding every count taken (the flush lag's clock). */
     private readonly metrics?: Metrics,
   ) {
-    redis.defineCommand('gameFlushTake', { numberOfKeys: 10, lua: TAKE_SCRIPT });
+    redis.defineCommand('gameFlushTake', { numberOfKeys: 11, lua: TAKE_SCRIPT });
     redis.defineCommand('gameFlushReturn', { numberOfKeys: 7, lua: RETURN_SCRIPT });
     redis.defineCommand('gameFlushDurable', { lua: DURABLE_SCRIPT });
   }
@@ -147,20 +159,22 @@ export class RedisFlusher {
   }
 
   private async flushOnce(): Promise<FlushOutcome> {
-    const [users, sessions, countries, generation] = await this.redis.gameFlushTake(
+    const [users, sessions, countries, generation, seasons] = await this.redis.gameFlushTake(
       ...this.keysOf(this.token),
       this.k.countries,
       this.k.countryTaps,
       this.k.generation,
+      this.k.seasons,
       this.token,
       this.k.user(''),
       this.k.session(''),
+      this.k.seasonPrefix,
     );
     if (users.length + sessions.length + countries.length === 0) {
       this.metrics?.flushed({ users: 0, sessions: 0, countries: 0 });
       return { taken: 0, written: false };
     }
-    const totals = parseTotals(users, sessions, countries);
+    const totals = parseTotals(users, sessions, countries, seasons);
     // Counters without a generation are not written yet (the next start adopts Postgres's); what
     // was taken goes back at the next flush.
     if (!generation) return { taken: totals.users.length, written: false };
@@ -209,7 +223,12 @@ export class RedisFlusher {
   }
 }
 
-function parseTotals(users: string[], sessions: string[], countries: string[]): FlushedTotals {
+function parseTotals(
+  users: string[],
+  sessions: string[],
+  countries: string[],
+  seasons: string[],
+): FlushedTotals {
   const rows = <T>(flat: string[], width: number, row: (values: string[]) => T): T[] => {
     const out: T[] = [];
     for (let i = 0; i < flat.length; i += width) out.push(row(flat.slice(i, i + width)));
@@ -231,6 +250,11 @@ function parseTotals(users: string[], sessions: string[], countries: string[]): 
       country,
       points: Number(points),
       taps: Number(taps),
+    })),
+    seasons: rows(seasons, 3, ([season, id, points]) => ({
+      season: Number(season),
+      id,
+      points: Number(points),
     })),
   };
 }

@@ -13,6 +13,14 @@ export function gameKeys(prefix: string) {
     countries: `${base}:lb:countries`,
     /** The points of frozen players per country, taken off the countries board when it is read. */
     frozenCountries: `${base}:lb:frozen-countries`,
+    /** The frozen players (few): a season's boards keep their points and leave them out on reads. */
+    frozen: `${base}:frozen`,
+    /** A season's players and countries by their points in it (see `seasonKeys`). */
+    seasonPrefix: `${base}:season:`,
+    seasonUsers: (season: number) => `${base}:season:${season}:users`,
+    seasonCountries: (season: number) => `${base}:season:${season}:countries`,
+    /** The seasons whose boards Redis holds (the running one, and any not yet archived). */
+    seasons: `${base}:seasons`,
     countryTaps: `${base}:country-taps`,
     dirtyUsers: `${base}:dirty:users`,
     dirtySessions: `${base}:dirty:sessions`,

@@ -80,6 +80,7 @@ export class RedisRebuilder {
           .multi()
           .zrem(this.k.users, user.id)
           .hincrby(this.k.frozenCountries, user.country, user.totalPoints)
+          .sadd(this.k.frozen, user.id)
           .incr(this.k.version)
           .exec();
       }
@@ -87,6 +88,15 @@ export class RedisRebuilder {
       await write.zadd(this.k.users, 'NX', user.totalPoints, user.id).exec();
     }
     return true;
+  }
+
+  /**
+   * The frozen set agrees with Postgres's frozen players (few), for a Redis kept from a version
+   * that had no such set; the players' own flags and the boards follow the freeze script.
+   */
+  async adoptFrozen(): Promise<void> {
+    const frozen = await this.repos.rebuild.frozenUsers();
+    if (frozen.length > 0) await this.redis.sadd(this.k.frozen, ...frozen);
   }
 
   /** A Redis that holds counters but no generation (kept from an earlier version) takes Postgres's. */
@@ -138,6 +148,7 @@ export class RedisRebuilder {
           });
           if (user.frozen) {
             write.hincrby(this.k.frozenCountries, user.country, user.totalPoints);
+            write.sadd(this.k.frozen, user.id);
           } else {
             write.zadd(this.k.users, user.totalPoints, user.id);
           }
@@ -145,10 +156,21 @@ export class RedisRebuilder {
         await write.exec();
         players += page.length;
       }
+      for await (const page of this.repos.rebuild.liveSeasonScores()) {
+        const seasons = this.redis.pipeline();
+        for (const { season, userId, points } of page) {
+          seasons.zadd(this.k.seasonUsers(season), points, userId);
+          seasons.sadd(this.k.seasons, season);
+        }
+        await seasons.exec();
+      }
       const write = this.redis.pipeline();
       for (const c of await this.repos.rebuild.allCountries()) {
         write.zadd(this.k.countries, c.totalPoints, c.country);
         write.hset(this.k.countryTaps, c.country, c.totalTaps);
+      }
+      for (const c of await this.repos.rebuild.liveSeasonCountries()) {
+        write.zadd(this.k.seasonCountries(c.season), c.points, c.country);
       }
       write.incr(this.k.version);
       write.set(this.k.generation, generation);

@@ -8,15 +8,18 @@ import { TAP_KEY_TTL_SECONDS, type TapOutcome } from './store';
 /**
  * Counts the tap batches of many players in one step.
  * KEYS: 1 users zset, 2 countries zset, 3 country taps hash, 4 dirty users, 5 dirty sessions,
- *       6 dirty countries, 7 version, 8 ready; then for each batch its user hash, its session
- *       hash and the key that remembers its tap key ('' for a batch without one).
- * ARGV: 1 taps a second, 2 burst; then for each batch userId, sessionId, count, seq (0: none),
- *       after (the highest number its client holds an answer for; 0: none).
+ *       6 dirty countries, 7 version, 8 ready, 9 seasons set; then for each batch its user hash,
+ *       its session hash and the key that remembers its tap key ('' for a batch without one).
+ * ARGV: 1 taps a second, 2 burst, 3 season 1's start (epoch ms), 4 a season's length (ms), 5 the
+ *       season keys' prefix; then for each batch userId, sessionId, count, seq (0: none), after
+ *       (the highest number its client holds an answer for; 0: none).
  * The rate bucket of a player lives in their hash (tokens, at), with their frozen flag; a
  * session's hash keeps the last counted batch number (seq) and the last one the flusher wrote to
  * Postgres (durable). A tap key counted is kept for TAP_KEY_TTL_SECONDS. The bucket is the
- * shared TapBucket's rule. Answers one reply per batch; a refusal by the rate says in how many
- * milliseconds the bucket holds the batch (-1: never, it is larger than the burst).
+ * shared TapBucket's rule. Counted taps also go to the boards of the season running by Redis's
+ * clock (the one clock of every node), so a tap belongs to exactly one season. Answers one reply
+ * per batch; a refusal by the rate says in how many milliseconds the bucket holds the batch (-1:
+ * never, it is larger than the burst).
  */
 export const TAP_BATCH_SCRIPT = `
 if redis.call('EXISTS', KEYS[8]) == 0 then return {{'not-ready'}} end
@@ -24,11 +27,13 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
+local season = math.floor((now - tonumber(ARGV[3])) / tonumber(ARGV[4])) + 1
+local seasonUsers = ARGV[5] .. season .. ':users'
 local replies, dirtyUsers, dirtySessions, countryTaps = {}, {}, {}, {}
-for i = 1, (#KEYS - 8) / 3 do
-  local userKey, sessionKey, tapKey = KEYS[6 + 3 * i], KEYS[7 + 3 * i], KEYS[8 + 3 * i]
-  local userId, sessionId = ARGV[5 * i - 2], ARGV[5 * i - 1]
-  local count, seq, after = tonumber(ARGV[5 * i]), tonumber(ARGV[5 * i + 1]), tonumber(ARGV[5 * i + 2])
+for i = 1, (#KEYS - 9) / 3 do
+  local userKey, sessionKey, tapKey = KEYS[7 + 3 * i], KEYS[8 + 3 * i], KEYS[9 + 3 * i]
+  local userId, sessionId = ARGV[5 * i + 1], ARGV[5 * i + 2]
+  local count, seq, after = tonumber(ARGV[5 * i + 3]), tonumber(ARGV[5 * i + 4]), tonumber(ARGV[5 * i + 5])
   local s = redis.call('HMGET', sessionKey, 'userId', 'seq', 'points', 'taps', 'durable')
   local u = s[1] == userId and redis.call('HMGET', userKey, 'username', 'country', 'points', 'taps', 'tokens', 'at', 'frozen')
   local last, durable = tonumber(s[2]) or 0, tonumber(s[5]) or 0
@@ -65,6 +70,7 @@ for i = 1, (#KEYS - 8) / 3 do
       end
       if tapKey ~= '' then redis.call('SET', tapKey, '1', 'EX', ${TAP_KEY_TTL_SECONDS}) end
       redis.call('ZADD', KEYS[1], points, userId)
+      redis.call('ZINCRBY', seasonUsers, count, userId)
       countryTaps[u[2]] = (countryTaps[u[2]] or 0) + count
       dirtyUsers[#dirtyUsers + 1] = userId
       dirtySessions[#dirtySessions + 1] = sessionId
@@ -74,14 +80,17 @@ for i = 1, (#KEYS - 8) / 3 do
 end
 if #dirtyUsers > 0 then
   local countries = {}
+  local seasonCountries = ARGV[5] .. season .. ':countries'
   for country, taps in pairs(countryTaps) do
     redis.call('ZINCRBY', KEYS[2], taps, country)
     redis.call('HINCRBY', KEYS[3], country, taps)
+    redis.call('ZINCRBY', seasonCountries, taps, country)
     countries[#countries + 1] = country
   end
   redis.call('SADD', KEYS[4], unpack(dirtyUsers))
   redis.call('SADD', KEYS[5], unpack(dirtySessions))
   redis.call('SADD', KEYS[6], unpack(countries))
+  redis.call('SADD', KEYS[9], season)
   redis.call('INCR', KEYS[7])
 end
 return replies
@@ -89,8 +98,9 @@ return replies
 
 /**
  * Freezes a player (1) or unfreezes them (0): off the users board and their points out of their
- * country's shown total, or back. KEYS: 1 users zset, 2 frozen points per country hash, 3 the
- * player's hash, 4 version. ARGV: 1 player id, 2 frozen. Answers 0 for a player Redis does not
+ * country's shown total, or back; the season boards leave out the members of the frozen set.
+ * KEYS: 1 users zset, 2 frozen points per country hash, 3 the player's hash, 4 version, 5 frozen
+ * set. ARGV: 1 player id, 2 frozen. Answers 0 for a player Redis does not
  * hold, 1 when they already were so (nothing changes), 2 when it changed them.
  * Redis does not undo the writes of a script that fails: every command here takes values it
  * cannot refuse (HINCRBY refuses "-0", which is what negating 0 gives in Lua), so none fails once
@@ -104,12 +114,16 @@ local points = tonumber(u[2]) or 0
 if ARGV[2] == '1' and not frozen then
   redis.call('ZREM', KEYS[1], ARGV[1])
   if points ~= 0 then redis.call('HINCRBY', KEYS[2], u[1], points) end
+  redis.call('SADD', KEYS[5], ARGV[1])
   redis.call('HSET', KEYS[3], 'frozen', '1')
 elseif ARGV[2] == '0' and frozen then
   redis.call('ZADD', KEYS[1], points, ARGV[1])
   if points ~= 0 then redis.call('HINCRBY', KEYS[2], u[1], -points) end
+  redis.call('SREM', KEYS[5], ARGV[1])
   redis.call('HDEL', KEYS[3], 'frozen')
 else
+  -- Already so: the frozen set agrees too (a Redis kept from before the set existed).
+  if frozen then redis.call('SADD', KEYS[5], ARGV[1]) else redis.call('SREM', KEYS[5], ARGV[1]) end
   return 1
 end
 redis.call('INCR', KEYS[4])
@@ -149,6 +163,65 @@ for i = 1, #ids, 2 do
   out[#out + 1] = ids[i]
   out[#out + 1] = redis.call('HGET', ARGV[3] .. ids[i], 'username') or ''
   out[#out + 1] = ids[i + 1]
+end
+return out
+`;
+
+/**
+ * The top of a season's players board, frozen players left out. KEYS: 1 the season's users zset,
+ * 2 frozen set. ARGV: 1 count, 2 user hash key prefix. Answers id, username, points, ...
+ */
+export const SEASON_TOP_SCRIPT = `
+local count = tonumber(ARGV[1])
+local ids = redis.call('ZREVRANGE', KEYS[1], 0, count + redis.call('SCARD', KEYS[2]) - 1, 'WITHSCORES')
+local out = {}
+for i = 1, #ids, 2 do
+  if #out >= 3 * count then break end
+  if redis.call('SISMEMBER', KEYS[2], ids[i]) == 0 then
+    out[#out + 1] = ids[i]
+    out[#out + 1] = redis.call('HGET', ARGV[2] .. ids[i], 'username') or ''
+    out[#out + 1] = ids[i + 1]
+  end
+end
+return out
+`;
+
+/**
+ * A player's rank and points in a season: 1 + the players (frozen ones left out) with strictly
+ * more points. KEYS: 1 the season's users zset, 2 frozen set. ARGV: 1 player id. Answers
+ * {rank, points}, or {0, points} for a frozen player (off the board).
+ */
+export const SEASON_RANK_SCRIPT = `
+local points = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0')
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return {0, points} end
+local above = redis.call('ZCOUNT', KEYS[1], '(' .. points, '+inf')
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local theirs = tonumber(redis.call('ZSCORE', KEYS[1], id) or '0')
+  if theirs > points then above = above - 1 end
+end
+return {above + 1, points}
+`;
+
+/**
+ * A season's countries board without the points of frozen players (few: read whole). KEYS: 1 the
+ * season's countries zset, 2 its users zset, 3 frozen set. ARGV: 1 user hash key prefix.
+ * Answers country, points, ... in no particular order.
+ */
+export const SEASON_COUNTRIES_SCRIPT = `
+local points = {}
+local flat = redis.call('ZRANGEBYSCORE', KEYS[1], '(0', '+inf', 'WITHSCORES')
+for i = 1, #flat, 2 do points[flat[i]] = tonumber(flat[i + 1]) end
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  local theirs = tonumber(redis.call('ZSCORE', KEYS[2], id) or '0')
+  local country = redis.call('HGET', ARGV[1] .. id, 'country')
+  if theirs > 0 and country and points[country] then points[country] = points[country] - theirs end
+end
+local out = {}
+for country, total in pairs(points) do
+  if total > 0 then
+    out[#out + 1] = country
+    out[#out + 1] = total
+  end
 end
 return out
 `;

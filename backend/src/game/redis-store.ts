@@ -1,5 +1,11 @@
 import type { Result } from 'ioredis';
-import type { GameSession, GameUser, TapAllowance } from '@tapgram/shared';
+import {
+  DEFAULT_SEASON_CALENDAR,
+  type GameSession,
+  type GameUser,
+  type SeasonCalendar,
+  type TapAllowance,
+} from '@tapgram/shared';
 import { GatewayTimeoutError, HttpError, ServiceUnavailableError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
@@ -12,13 +18,23 @@ import {
   AROUND_USER_SCRIPT,
   BOARD_SCRIPT,
   FREEZE_SCRIPT,
+  SEASON_COUNTRIES_SCRIPT,
+  SEASON_RANK_SCRIPT,
+  SEASON_TOP_SCRIPT,
   tapAccepted,
   tapLost,
   type TapReply,
 } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepositories } from './repositories';
-import type { GameStore, PlayerBatch, SessionOutcome, TapOutcome } from './store';
+import type {
+  BoardKey,
+  GameStore,
+  PlayerBatch,
+  SeasonScore,
+  SessionOutcome,
+  TapOutcome,
+} from './store';
 
 export const GAME_UNAVAILABLE = 'The game is briefly unavailable, try again in a moment';
 export const GAME_NO_ANSWER = 'The game did not answer in time: the taps may still be counted';
@@ -35,8 +51,14 @@ declare module 'ioredis' {
     gameBoard(...args: (string | number)[]): Result<string[], Context>;
     gameFreeze(...args: (string | number)[]): Result<0 | 1 | 2, Context>;
     gameAroundUser(...args: (string | number)[]): Result<(string | number)[] | null, Context>;
+    gameSeasonTop(...args: (string | number)[]): Result<string[], Context>;
+    gameSeasonRank(...args: (string | number)[]): Result<[number, number], Context>;
+    gameSeasonCountries(...args: (string | number)[]): Result<(string | number)[], Context>;
   }
 }
+
+/** Players of an ended season read from Redis in one step of the archive. */
+const SEASON_PAGE = 5000;
 
 /**
  * The hot path on Redis: per-player hashes, sorted sets for both leaderboards, atomic tap scripts.
@@ -63,18 +85,22 @@ export class RedisGameStore implements GameStore {
     private readonly logger: Logger,
     prefix: string,
     private readonly metrics?: Metrics,
+    calendar: SeasonCalendar = DEFAULT_SEASON_CALENDAR,
   ) {
     this.k = gameKeys(prefix);
     this.repo = players;
     this.boards = boards;
     this.flusher = new RedisFlusher(redis, players, this.k, metrics);
     this.rebuilder = new RedisRebuilder(redis, { players, rebuild }, this.k, logger);
-    this.taps = new RedisTapQueue(redis, this.k, rateLimit);
+    this.taps = new RedisTapQueue(redis, this.k, rateLimit, calendar);
     this.generation = new RedisGenerationWatch(redis, rebuild, this.k, logger);
     metrics?.watchRedisGeneration(() => this.generation.isBehind);
     redis.defineCommand('gameBoard', { numberOfKeys: 1, lua: BOARD_SCRIPT });
-    redis.defineCommand('gameFreeze', { numberOfKeys: 4, lua: FREEZE_SCRIPT });
+    redis.defineCommand('gameFreeze', { numberOfKeys: 5, lua: FREEZE_SCRIPT });
     redis.defineCommand('gameAroundUser', { numberOfKeys: 1, lua: AROUND_USER_SCRIPT });
+    redis.defineCommand('gameSeasonTop', { numberOfKeys: 2, lua: SEASON_TOP_SCRIPT });
+    redis.defineCommand('gameSeasonRank', { numberOfKeys: 2, lua: SEASON_RANK_SCRIPT });
+    redis.defineCommand('gameSeasonCountries', { numberOfKeys: 3, lua: SEASON_COUNTRIES_SCRIPT });
   }
 
   /**
@@ -86,6 +112,7 @@ export class RedisGameStore implements GameStore {
     await this.rebuilder.ensureReady();
     await this.rebuilder.adoptGeneration();
     await this.generation.check();
+    await this.rebuilder.adoptFrozen();
     this.metrics?.flushesStarted();
     let unreachable = false;
     this.timer = setInterval(() => {
@@ -221,18 +248,23 @@ export class RedisGameStore implements GameStore {
     }
   }
 
-  topUsers(limit: number) {
-    return this.board(0, limit);
+  topUsers(limit: number, board: BoardKey = 'all') {
+    if (board === 'all') return this.board(0, limit);
+    return this.whenReady(async () => {
+      const flat = await this.redis.gameSeasonTop(
+        this.k.seasonUsers(board),
+        this.k.frozen,
+        limit,
+        this.k.user(''),
+      );
+      return boardEntries(flat);
+    });
   }
 
   board(start: number, count: number) {
     return this.whenReady(async () => {
       const flat = await this.redis.gameBoard(this.k.users, start, count, this.k.user(''));
-      const entries = [];
-      for (let i = 0; i < flat.length; i += 3) {
-        entries.push({ id: flat[i], username: flat[i + 1], totalPoints: Number(flat[i + 2]) });
-      }
-      return entries;
+      return boardEntries(flat);
     });
   }
 
@@ -257,6 +289,7 @@ export class RedisGameStore implements GameStore {
       this.k.frozenCountries,
       this.k.user(userId),
       this.k.version,
+      this.k.frozen,
       userId,
       frozen ? 1 : 0,
     );
@@ -303,7 +336,8 @@ export class RedisGameStore implements GameStore {
   }
 
   /** The countries board without the points of frozen players (few: read whole). */
-  topCountries() {
+  topCountries(board: BoardKey = 'all') {
+    if (board !== 'all') return this.seasonCountries(board);
     return this.whenReady(async () => {
       const replies = await this.redis
         .multi()
@@ -325,6 +359,96 @@ export class RedisGameStore implements GameStore {
 
   usersOver(points: number) {
     return this.whenReady(() => this.redis.zcount(this.k.users, points, '+inf'));
+  }
+
+  private seasonCountries(season: number) {
+    return this.whenReady(async () => {
+      const flat = await this.redis.gameSeasonCountries(
+        this.k.seasonCountries(season),
+        this.k.seasonUsers(season),
+        this.k.frozen,
+        this.k.user(''),
+      );
+      const entries = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        entries.push({ country: String(flat[i]), totalPoints: Number(flat[i + 1]) });
+      }
+      return entries.sort(
+        (a, b) => b.totalPoints - a.totalPoints || (a.country < b.country ? 1 : -1),
+      );
+    });
+  }
+
+  scores(board: BoardKey, userIds: string[]): Promise<Map<string, number>> {
+    return this.whenReady(async () => {
+      const scores = new Map<string, number>();
+      if (userIds.length === 0) return scores;
+      const replies = await this.redis
+        .multi()
+        .zmscore(board === 'all' ? this.k.users : this.k.seasonUsers(board), ...userIds)
+        .smismember(this.k.frozen, ...userIds)
+        .exec();
+      const points = (replies?.[0]?.[1] ?? []) as (string | null)[];
+      const frozen = (replies?.[1]?.[1] ?? []) as number[];
+      userIds.forEach((id, i) => {
+        // Off the all-time board: frozen, or unknown; a season's holds only those who scored.
+        if (frozen[i] === 1 || (board === 'all' && points[i] === null)) return;
+        scores.set(id, Number(points[i] ?? 0));
+      });
+      return scores;
+    });
+  }
+
+  seasonStanding(season: number, userId: string) {
+    return this.whenReady(async () => {
+      const [rank, points] = await this.redis.gameSeasonRank(
+        this.k.seasonUsers(season),
+        this.k.frozen,
+        userId,
+      );
+      return { rank: rank > 0 ? rank : null, points };
+    });
+  }
+
+  /** Redis's clock: the tap scripts read it to put each batch in its season. */
+  now() {
+    return this.available(async () => {
+      const [seconds, micros] = await this.redis.time();
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    });
+  }
+
+  /**
+   * The season's players from Redis, which no tap script writes once the season has ended by its
+   * clock; the flusher may not have written the last of them to Postgres yet.
+   */
+  async *seasonScores(season: number): AsyncGenerator<SeasonScore[]> {
+    const key = this.k.seasonUsers(season);
+    for (let start = 0; ; start += SEASON_PAGE) {
+      const flat = await this.whenReady(() =>
+        this.redis.zrange(key, start, start + SEASON_PAGE - 1, 'WITHSCORES'),
+      );
+      if (flat.length === 0) return;
+      const page: SeasonScore[] = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        page.push({ userId: flat[i], points: Number(flat[i + 1]) });
+      }
+      yield page;
+      if (flat.length < 2 * SEASON_PAGE) return;
+    }
+  }
+
+  async dropSeasons(before: number) {
+    await this.available(async () => {
+      const held = (await this.redis.smembers(this.k.seasons)).map(Number);
+      for (const season of held.filter((s) => s < before)) {
+        await this.redis
+          .multi()
+          .del(this.k.seasonUsers(season), this.k.seasonCountries(season))
+          .srem(this.k.seasons, season)
+          .exec();
+      }
+    });
   }
 
   /**
@@ -378,4 +502,13 @@ export class RedisGameStore implements GameStore {
       throw error;
     }
   }
+}
+
+/** Board rows from a script's flat id, username, points, ... reply. */
+function boardEntries(flat: string[]) {
+  const entries = [];
+  for (let i = 0; i < flat.length; i += 3) {
+    entries.push({ id: flat[i], username: flat[i + 1], totalPoints: Number(flat[i + 2]) });
+  }
+  return entries;
 }

@@ -1,4 +1,4 @@
-import type { TapAllowance } from '@tapgram/shared';
+import type { SeasonCalendar, TapAllowance } from '@tapgram/shared';
 import type { Result } from 'ioredis';
 import type { Redis } from '../core/redis';
 import type { GameKeys } from './redis-keys';
@@ -38,6 +38,7 @@ export class RedisTapQueue {
     private readonly redis: Redis,
     private readonly k: GameKeys,
     private readonly rateLimit: TapAllowance,
+    private readonly calendar: SeasonCalendar,
   ) {
     redis.defineCommand('gameTapBatch', { lua: TAP_BATCH_SCRIPT });
   }
@@ -75,8 +76,15 @@ export class RedisTapQueue {
       this.k.dirtyCountries,
       this.k.version,
       this.k.ready,
+      this.k.seasons,
     ];
-    const args: (string | number)[] = [this.rateLimit.perSecond, this.rateLimit.burst];
+    const args: (string | number)[] = [
+      this.rateLimit.perSecond,
+      this.rateLimit.burst,
+      this.calendar.startMs,
+      this.calendar.lengthMs,
+      this.k.seasonPrefix,
+    ];
     for (const batch of batches) {
       keys.push(
         this.k.user(batch.userId),

@@ -1,4 +1,4 @@
-import type { GameSession, GameUser } from '@tapgram/shared';
+import type { GameSession, GameUser, SeasonCalendar } from '@tapgram/shared';
 import { messages } from '@tapgram/shared';
 import { violates, type Queryable } from '../core/db';
 import { ConflictError } from '../core/errors';
@@ -10,7 +10,32 @@ export interface FlushedTotals {
   users: { id: string; points: number; taps: number }[];
   sessions: { id: string; points: number; taps: number; seq: number }[];
   countries: { country: string; points: number; taps: number }[];
+  /** Players' points in each season Redis holds. */
+  seasons: { season: number; id: string; points: number }[];
 }
+
+/** A batch of taps as Postgres counts it (see `addTaps`). */
+export interface TapsToAdd {
+  userId: string;
+  sessionId: string;
+  count: number;
+  /** The batch's number in its session (0: none). */
+  seq: number;
+  /** Its tap key (null: none), counted once within `keySeconds`. */
+  key: string | null;
+  keySeconds: number;
+  /** Which season the taps go to, by Postgres's clock as the statement runs. */
+  calendar: SeasonCalendar;
+}
+
+/**
+ * The season running by Postgres's clock at the moment the statement reads it (clock_timestamp(),
+ * not the transaction's start): a statement that waited for the archive's lock on the season
+ * scores reads a time after it, so it never adds to a season already archived. Parameters: the
+ * calendar's start and length (epoch ms).
+ */
+const seasonNowSql = (start: string, length: string) =>
+  `floor((extract(epoch FROM clock_timestamp()) * 1000 - ${start}) / ${length})::int + 1`;
 
 /**
  * The players, their sessions and their counters (players, sessions, countries, tap keys): the
@@ -136,19 +161,21 @@ export class GameRepository {
   }
 
   /**
-   * Adds a batch of taps to the session, its player and the player's country in one statement.
-   * A batch numbered `seq` (0: none) counts only above the session's last one, and one with a tap
-   * `key` only when the session did not count that key within `keySeconds`; null otherwise.
-   * Answers the session's last batch number with the new totals.
+   * Adds a batch of taps to the session, its player, the player's country and the player's score
+   * in the running season in one statement. A batch numbered `seq` (0: none) counts only above
+   * the session's last one, and one with a tap `key` only when the session did not count that key
+   * within `keySeconds`; null otherwise. Answers the session's last batch number with the new
+   * totals.
    */
-  async addTaps(
-    userId: string,
-    sessionId: string,
-    count: number,
-    seq: number,
-    key: string | null = null,
-    keySeconds = 0,
-  ): Promise<{ user: GameUser; session: GameSession; lastSeq: number } | null> {
+  async addTaps({
+    userId,
+    sessionId,
+    count,
+    seq,
+    key,
+    keySeconds,
+    calendar,
+  }: TapsToAdd): Promise<{ user: GameUser; session: GameSession; lastSeq: number } | null> {
     const { rows } = await this.db.query<{
       user: GameUser;
       session: GameSession;
@@ -180,14 +207,26 @@ export class GameRepository {
             SET total_points = gc.total_points + EXCLUDED.total_points,
                 total_taps = gc.total_taps + EXCLUDED.total_taps,
                 updated_at = now()
+       ), season AS (
+         INSERT INTO game_season_scores AS gs (season, user_id, points)
+         SELECT ${seasonNowSql('$7', '$8')}, id, $3 FROM u
+         ON CONFLICT (season, user_id) DO UPDATE SET points = gs.points + EXCLUDED.points
        )
        SELECT row_to_json(u) AS user, s.last_seq AS "lastSeq",
               json_build_object('id', s.id, 'userId', s."userId",
                 'sessionPoints', s."sessionPoints", 'sessionTaps', s."sessionTaps") AS session
          FROM u, s`,
-      [userId, sessionId, count, seq, key, keySeconds],
+      [userId, sessionId, count, seq, key, keySeconds, calendar.startMs, calendar.lengthMs],
     );
     return rows[0] ?? null;
+  }
+
+  /** Postgres's clock (epoch ms), as the tap statements read it. */
+  async clock(): Promise<number> {
+    const { rows } = await this.db.query<{ ms: number }>(
+      'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms',
+    );
+    return Math.floor(rows[0].ms);
   }
 
   /** Forgets the tap keys counted more than `seconds` ago. */
@@ -206,7 +245,7 @@ export class GameRepository {
    * rebuilt) are not written: false.
    */
   async writeTotals(totals: FlushedTotals, generation: string): Promise<boolean> {
-    const { users, sessions, countries } = totals;
+    const { users, sessions, countries, seasons } = totals;
     const { rows } = await this.db.query<{ written: boolean }>(
       `WITH gen AS (
          SELECT 1 FROM game_redis_generation WHERE generation = $11::uuid FOR SHARE
@@ -227,6 +266,12 @@ export class GameRepository {
          ON CONFLICT (country) DO UPDATE
             SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps, updated_at = now()
           WHERE game_countries.total_taps < EXCLUDED.total_taps
+       ), seasons AS (
+         INSERT INTO game_season_scores AS g (season, user_id, points)
+         SELECT * FROM unnest($12::int[], $13::uuid[], $14::bigint[])
+          WHERE EXISTS (SELECT 1 FROM gen)
+         ON CONFLICT (season, user_id) DO UPDATE SET points = EXCLUDED.points
+          WHERE g.points < EXCLUDED.points
        )
        SELECT EXISTS (SELECT 1 FROM gen) AS written`,
       [
@@ -241,6 +286,9 @@ export class GameRepository {
         countries.map((c) => c.points),
         countries.map((c) => c.taps),
         generation,
+        seasons.map((s) => s.season),
+        seasons.map((s) => s.id),
+        seasons.map((s) => s.points),
       ],
     );
     return rows[0].written;

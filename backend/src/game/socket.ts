@@ -3,6 +3,7 @@ import {
   gameEvents,
   gameHandshakeSchema,
   watchBoardsSchema,
+  watchSeasonSchema,
   type GameHandshake,
   type PlayerFrozenPush,
   type TapAllowance,
@@ -15,6 +16,7 @@ import type { Metrics } from '../core/metrics';
 import { startBoardPushes } from './board-pushes';
 import { playerFromCookieHeader } from './player-cookie';
 import type { PushClaims } from './push-claims';
+import type { SeasonsService } from './seasons/seasons-service';
 import type { GameService } from './service';
 import { handleTaps } from './tap-handlers';
 
@@ -29,6 +31,7 @@ export function attachGameChannel(
   io: SocketServer,
   deps: {
     service: GameService;
+    seasons: SeasonsService;
     claims: PushClaims;
     secret: string;
     logger: Logger;
@@ -39,8 +42,8 @@ export function attachGameChannel(
     allowance: TapAllowance;
   },
 ): () => Promise<void> {
-  const { service, claims, secret, logger, metrics, events, allowance } = deps;
-  const boards = startBoardPushes(io, { service, claims, logger, metrics });
+  const { service, seasons, claims, secret, logger, metrics, events, allowance } = deps;
+  const boards = startBoardPushes(io, { service, seasons, claims, logger, metrics });
   // A freeze happens on one node; the adapter carries the push to whichever node holds the
   // player's sockets.
   const stopFrozenPushes = events?.on('player.frozen', ({ playerId, frozen }) => {
@@ -65,7 +68,7 @@ export function attachGameChannel(
     const options = socket.data.game as GameHandshake;
     socket.emit(gameEvents.allowance, allowance);
     if (player) void socket.join(playerRoom(player));
-    boards.welcome(socket, options.boards);
+    boards.welcome(socket, options.boards, options.season);
     socket.on('disconnect', () => boards.forget(socket));
     handleTaps(socket, { service, logger, metrics, player, options });
 
@@ -78,6 +81,18 @@ export function attachGameChannel(
         return;
       }
       boards.watch(socket, watch.data.boards);
+      if (typeof ack === 'function') ack({ ok: true });
+    });
+
+    socket.on(gameEvents.watchSeason, (payload: unknown, ack?: (reply: WatchAck) => void) => {
+      const watch = watchSeasonSchema.safeParse(payload);
+      if (!watch.success) {
+        if (typeof ack === 'function') {
+          ack({ ok: false, status: 400, error: firstIssueMessage(watch.error) });
+        }
+        return;
+      }
+      boards.watchSeason(socket, watch.data.boards);
       if (typeof ack === 'function') ack({ ok: true });
     });
   });

@@ -41,6 +41,15 @@ export type TapOutcome =
   | { kind: 'no-session' }
   | { kind: 'not-owner' };
 
+/** Which board a read looks at: every point ever (`'all'`), or one season's (its number). */
+export type BoardKey = 'all' | number;
+
+/** A player's points in a season, as the archive takes them. */
+export interface SeasonScore {
+  userId: string;
+  points: number;
+}
+
 export type SessionOutcome =
   ({ kind: 'ok' } & BatchNumbers) | { kind: 'no-session' } | { kind: 'not-owner' };
 
@@ -70,7 +79,8 @@ export interface GameStore {
   tap(batch: PlayerBatch): Promise<TapOutcome>;
   /** Where the player's session stands: its last counted and last durable batch numbers. */
   sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome>;
-  topUsers(limit: number): Promise<LeaderboardUser[]>;
+  /** The top of a board: all time, or a running season's (frozen players left out of both). */
+  topUsers(limit: number, board?: BoardKey): Promise<LeaderboardUser[]>;
   /** `count` players of the board from position `start` (0: the top), for the export. */
   board(start: number, count: number): Promise<LeaderboardUser[]>;
   /**
@@ -85,7 +95,23 @@ export interface GameStore {
    * stretch starts; null for an unknown player.
    */
   around(userId: string, span: number): Promise<BoardStretch | null>;
-  topCountries(): Promise<LeaderboardCountry[]>;
+  topCountries(board?: BoardKey): Promise<LeaderboardCountry[]>;
   usersOver(points: number): Promise<number>;
+  /**
+   * The points on a board of each of these players (0 for none yet); frozen and unknown players
+   * are left out.
+   */
+  scores(board: BoardKey, userIds: string[]): Promise<Map<string, number>>;
+  /** A player's points in a running season and their rank there (null: frozen, off the board). */
+  seasonStanding(season: number, userId: string): Promise<{ rank: number | null; points: number }>;
+  /** The store's clock (epoch ms): it decides which season a point belongs to. */
+  now(): Promise<number>;
+  /**
+   * The scores of a season that has ended by the store's clock, page by page, when the store
+   * keeps them apart from Postgres (the archive writes them there); null when Postgres holds them.
+   */
+  seasonScores(season: number): AsyncIterable<SeasonScore[]> | null;
+  /** Forgets what the store keeps of the seasons before `season` (archived). */
+  dropSeasons(before: number): Promise<void>;
   close(): Promise<void>;
 }

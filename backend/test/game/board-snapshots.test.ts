@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gameEvents, type BoardsPush } from '@tapgram/shared';
+import { DEFAULT_SEASON_CALENDAR, gameEvents, type BoardsPush } from '@tapgram/shared';
 import { Redis } from 'ioredis';
 import { Server as SocketServer } from 'socket.io';
 import { io as connectClient, type Socket } from 'socket.io-client';
@@ -13,6 +13,8 @@ import { RedisPushClaims } from '../../src/game/redis-push';
 import { gameKeys } from '../../src/game/redis-keys';
 import { RedisGameStore } from '../../src/game/redis-store';
 import { gameRepositories } from '../../src/game/repositories';
+import { SeasonsRepository } from '../../src/game/seasons/seasons-repository';
+import { SeasonsService } from '../../src/game/seasons/seasons-service';
 import { GameService, type LeaderboardSnapshot } from '../../src/game/service';
 import { attachGameChannel } from '../../src/game/socket';
 import type { GameStore } from '../../src/game/store';
@@ -65,8 +67,15 @@ describe.each(storageModes)('boards sent to new sockets (%s mode)', (mode) => {
     service = new CountedService(store, metrics);
     const httpServer = http.createServer();
     const io = new SocketServer(httpServer, { serveClient: false });
+    const seasons = new SeasonsService({
+      store,
+      repo: new SeasonsRepository(server.db.pool),
+      pool: server.db.pool,
+      calendar: DEFAULT_SEASON_CALENDAR,
+    });
     const detach = attachGameChannel(io, {
       service,
+      seasons,
       claims,
       secret: 'test-secret-test-secret-test-secret-0123',
       logger: createLogger('silent'),
