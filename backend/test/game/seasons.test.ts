@@ -10,9 +10,12 @@ import {
   type SeasonBoards,
   type SeasonBoardsDelta,
   type SeasonBoardsSnapshot,
+  type TapSyncAck,
 } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisAvailable } from '../../test-support/availability';
+import { startRedisProcess, type RedisProcess } from '../../test-support/redis-process';
 import { startTestServer, type TestServer } from '../../test-support/server';
 import { expectAnswer } from '../helpers/answers';
 import { makeAdmin } from '../lolgram/moderation/builders';
@@ -203,5 +206,47 @@ describe.each(storageModes)('seasons as they end (%s mode)', (mode) => {
     expect((await request(server.url).get(`/api/users/${leader.user.id}`)).body.totalPoints).toBe(
       67,
     );
+  });
+});
+
+describe.runIf(await redisAvailable())('the running season when Redis loses its data', () => {
+  let redis: RedisProcess;
+  let server: TestServer;
+  const socketTo = gameSockets(() => server.url);
+  beforeAll(async () => {
+    redis = await startRedisProcess();
+    server = await startTestServer({
+      mode: 'redis',
+      env: {
+        REDIS_URL: redis.url,
+        SEASON_START: new Date(Date.now() - HOUR).toISOString(),
+        SEASON_LENGTH: '1d',
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await redis?.stop();
+  });
+
+  it("rebuilds the season's boards from Postgres with the rest", async () => {
+    const player = await makePlayer(server.url, 'PY');
+    const socket = await socketTo(player.cookie);
+    expect(await sendTaps(socket, player.session.id, 8, 1)).toMatchObject({ ok: true });
+    // Durable: Postgres holds the batch, and the player's season score with it.
+    const numbers = (): Promise<TapSyncAck> =>
+      socket.timeout(10_000).emitWithAck(gameEvents.sync, { sessionId: player.session.id });
+    await expect.poll(numbers).toMatchObject({ ok: true, seq: 1, durableSeq: 1 });
+    await redis.kill();
+    await redis.start();
+    const board = async () =>
+      (await request(server.url).get('/api/seasons/current/users?limit=1000')).body;
+    await expect
+      .poll(board)
+      .toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: player.user.id, totalPoints: 8 })]),
+      );
+    const countries = (await request(server.url).get('/api/seasons/current/countries')).body;
+    expect(countries).toContainEqual({ country: 'PY', totalPoints: 8 });
   });
 });
