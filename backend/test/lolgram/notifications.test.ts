@@ -101,6 +101,34 @@ describe.each(storageModes)('LOLGram notifications (%s storage)', (mode) => {
     for (const who of [alice, bob, carol]) expect(await list(who)).toEqual([]);
   });
 
+  it('counts every actor once, and leaves those blocked either way out of the count', async () => {
+    const [author, ...fans] = await accounts(server.url, 5);
+    const post = await makeVisiblePost(author);
+    for (const who of fans) {
+      await lol(who, post.id);
+      await settled();
+    }
+    // The first fan is no longer among the latest three the row names: taking the LOL back and
+    // giving it again still counts them once.
+    await fans[0].agent.delete(`/api/lolgram/posts/${post.id}/lol`).expect(200);
+    await lol(fans[0], post.id);
+    await settled();
+    const latest = async () => (await list(author))[0];
+    expect((await latest()).actorCount).toBe(4);
+    // The author blocks one who is no longer named (fans[1]); a named one blocks the author.
+    await author.agent.post(`/api/lolgram/users/${fans[1].user.id}/block`).expect(200);
+    await fans[3].agent.post(`/api/lolgram/users/${author.user.id}/block`).expect(200);
+    const shown = await latest();
+    expect(shown.actors.map((a) => a.id)).toEqual([fans[0].user.id, fans[2].user.id]);
+    expect(shown.actorCount).toBe(2);
+    expect(notificationText(shown)).toBe(
+      `${fans[0].user.username} and ${fans[2].user.username} LOLed your post`,
+    );
+    // Unblocked, a fan counts again.
+    await author.agent.delete(`/api/lolgram/users/${fans[1].user.id}/block`).expect(200);
+    expect((await latest()).actorCount).toBe(3);
+  });
+
   it('tells of follows, comments and replies, and nothing from a blocked user', async () => {
     const [author, alice, bob] = await accounts(server.url, 3);
     const post = await makeVisiblePost(author);

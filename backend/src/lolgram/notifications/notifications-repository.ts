@@ -4,10 +4,11 @@ import {
   type Notification,
   type NotificationKind,
 } from '@tapgram/shared';
-import { violates, type Queryable } from '../../core/db';
+import type pg from 'pg';
+import { violates, withTransaction } from '../../core/db';
 import { imageUrl } from '../../images';
 import { encodeCursor, type Cursor } from '../posts/post-cursor';
-import { blockedEitherWay } from '../relations/blocks-repository';
+import { blockedEitherWay, blockedEitherWaySet } from '../relations/blocks-repository';
 
 /** One thing to tell a user; `actorId` null for what moderation tells (nobody is named). */
 export interface NotificationInput {
@@ -45,9 +46,22 @@ const shownActors = `
 /** A row the user is shown: one of moderation's, or one with an actor they may be told of. */
 const shownRow = `(n.kind NOT IN ${ACTOR_KINDS} OR EXISTS (SELECT 1 ${shownActors}))`;
 
-/** The notifications table: one row per group while unread, a count and the latest actors. */
+/**
+ * How many actors of `n` the user may be told of: all it counted, but those blocked either way
+ * (found from the user's blocks, a handful, not from the group's actors, which may be thousands).
+ */
+const shownActorCount = `n.actor_count - (
+  SELECT count(*)::int FROM ${blockedEitherWaySet('n.user_id')} b
+   -- LIMIT keeps it one probe of the primary key per block, never a scan of the group's actors.
+   CROSS JOIN LATERAL (SELECT 1 FROM notification_actors na
+                        WHERE na.notification_id = n.id AND na.actor_id = b.id LIMIT 1) hit)`;
+
+/**
+ * The notifications table and its actors: one row per group while unread, the latest actors and a
+ * count of them all, each actor counted once.
+ */
 export class NotificationsRepository {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: pg.Pool) {}
 
   /**
    * Adds the notification, or adds its actor to the unread one of its group. Nothing for one's
@@ -58,23 +72,35 @@ export class NotificationsRepository {
     const { userId, kind, groupKey, postId, commentId, actorId } = input;
     if (actorId === userId) return false;
     try {
-      const { rowCount } = await this.db.query(
-        `INSERT INTO notifications AS n
-                (user_id, kind, group_key, post_id, comment_id, actor_ids, actor_count)
-         SELECT $1::uuid, $2::text, $3::text, $4::uuid, $5::uuid,
-                CASE WHEN $6::uuid IS NULL THEN '{}'::uuid[] ELSE ARRAY[$6::uuid] END,
-                CASE WHEN $6::uuid IS NULL THEN 0 ELSE 1 END
-          WHERE $6::uuid IS NULL OR NOT ${blockedEitherWay('$1::uuid', '$6::uuid')}
-         ON CONFLICT (user_id, kind, group_key) WHERE read_at IS NULL DO UPDATE
-            SET actor_ids = CASE WHEN $6::uuid IS NULL THEN n.actor_ids
-                  ELSE (ARRAY[$6::uuid] || array_remove(n.actor_ids, $6::uuid))[1:${NOTIFICATION_ACTORS_SHOWN}] END,
-                actor_count = n.actor_count
-                  + CASE WHEN $6::uuid IS NULL OR $6::uuid = ANY (n.actor_ids) THEN 0 ELSE 1 END,
-                comment_id = COALESCE(EXCLUDED.comment_id, n.comment_id),
-                updated_at = now()`,
-        [userId, kind, groupKey, postId, commentId, actorId],
-      );
-      return (rowCount ?? 0) > 0;
+      return await withTransaction(this.db, async (client) => {
+        // The group's unread row stays locked until the end: its actors are counted one by one.
+        const { rows } = await client.query<{ id: string }>(
+          `INSERT INTO notifications AS n (user_id, kind, group_key, post_id, comment_id, actor_ids)
+           SELECT $1::uuid, $2::text, $3::text, $4::uuid, $5::uuid,
+                  CASE WHEN $6::uuid IS NULL THEN '{}'::uuid[] ELSE ARRAY[$6::uuid] END
+            WHERE $6::uuid IS NULL OR NOT ${blockedEitherWay('$1::uuid', '$6::uuid')}
+           ON CONFLICT (user_id, kind, group_key) WHERE read_at IS NULL DO UPDATE
+              SET actor_ids = CASE WHEN $6::uuid IS NULL THEN n.actor_ids
+                    ELSE (ARRAY[$6::uuid] || array_remove(n.actor_ids, $6::uuid))[1:${NOTIFICATION_ACTORS_SHOWN}] END,
+                  comment_id = COALESCE(EXCLUDED.comment_id, n.comment_id),
+                  updated_at = now()
+           RETURNING n.id`,
+          [userId, kind, groupKey, postId, commentId, actorId],
+        );
+        const id = rows[0]?.id;
+        if (!id) return false;
+        if (actorId) {
+          await client.query(
+            `WITH added AS (
+               INSERT INTO notification_actors (notification_id, actor_id) VALUES ($1, $2)
+               ON CONFLICT DO NOTHING RETURNING 1)
+             UPDATE notifications SET actor_count = actor_count + 1
+              WHERE id = $1 AND EXISTS (SELECT 1 FROM added)`,
+            [id, actorId],
+          );
+        }
+        return true;
+      });
     } catch (error) {
       // The post was deleted, or the user left, between the action and its notification.
       if (violates(error, 'foreignKey')) return false;
@@ -85,7 +111,8 @@ export class NotificationsRepository {
   /** The user's notifications, the latest changed first, a page at a time. */
   async list(userId: string, limit: number, before: Cursor | null): Promise<Notification[]> {
     const { rows } = await this.db.query<NotificationRow>(
-      `SELECT n.id, n.kind, n.post_id, n.comment_id, n.actor_count, n.read_at IS NOT NULL AS read,
+      `SELECT n.id, n.kind, n.post_id, n.comment_id, ${shownActorCount} AS actor_count,
+              n.read_at IS NOT NULL AS read,
               n.updated_at, n.updated_at::text AS cursor_at,
               -- One's own post's, while its image is served (a rejected post's is not).
               CASE WHEN p.user_id = n.user_id AND p.status <> 'rejected' THEN p.thumbnail_key

@@ -14,6 +14,15 @@ export function blockedEitherWay(a: string, b: string): string {
                       OR (ub.blocker_id = ${b} AND ub.blocked_id = ${a}))`;
 }
 
+/**
+ * SQL of the users whom `a` (an SQL expression) blocked or was blocked by, each once: a probe of
+ * each index, so that counts can leave them out at the cost of the user's blocks, not of a table.
+ */
+export function blockedEitherWaySet(a: string): string {
+  return `(SELECT ub.blocked_id AS id FROM user_blocks ub WHERE ub.blocker_id = ${a}
+           UNION SELECT ub.blocker_id FROM user_blocks ub WHERE ub.blocked_id = ${a})`;
+}
+
 interface BlockedRow {
   id: string;
   username: string;
