@@ -1,8 +1,7 @@
-import net from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServer, type ServerProcess } from '../backend/test-support/process';
+import { freePort, spawnServer, type ServerProcess } from '../backend/test-support/process';
 import {
   createScratchDatabase,
   dropRedisPrefix,
@@ -14,15 +13,6 @@ import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './
 import { until } from './setup';
 
 const executable = chromiumPath();
-
-/** A port free now, for two processes to serve one after the other. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Taps `times` times, each once the session tile shows the one before (kept or counted). */
 async function tapTimes(page: Page, times: number) {

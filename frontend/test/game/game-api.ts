@@ -18,13 +18,15 @@ export interface GameApi {
   countries: LeaderboardCountry[];
   /** The answer to POST /api/tap; by default the tap is counted. */
   tap?: () => Response;
+  /** The answer to GET /api/users/:id; by default the user. Throwing is a network failure. */
+  player?: () => Response;
 }
 
 /** Replaces fetch with the game's HTTP calls, answered from `api` (checked like the server's). */
 export function stubGameApi(api: GameApi) {
   const answer = (method: string, path: string): Response => {
     const route = `${method} ${path}`;
-    if (route === `GET /api/users/${api.user.id}`) return json(api.user);
+    if (route === `GET /api/users/${api.user.id}`) return api.player?.() ?? json(api.user);
     if (route === `GET /api/users/${api.user.id}/rank`) return json({ rank: api.rank });
     if (route === 'POST /api/sessions') return json(api.session, 201);
     if (route === 'POST /api/tap')

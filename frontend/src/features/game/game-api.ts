@@ -42,3 +42,20 @@ export async function postTap(userId: string, sessionId: string, key: string): P
   const body: Sent<TapBody> = { userId, sessionId, pointsPerTap: POINTS_PER_TAP };
   return json<TapResult>(await apiRequest('POST', '/api/tap', body, { [TAP_KEY_HEADER]: key }));
 }
+
+/** `promise`, or a rejection once `ms` have passed without its answer. */
+export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`No answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

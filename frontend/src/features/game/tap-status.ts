@@ -1,20 +1,30 @@
 /**
- * Where the player's taps stand, as the screen says it: 'offline' (the network is gone; taps
- * wait on the device), 'sending' (back, or a page that found taps kept: sending what waits),
- * 'synced' (everything that waited is in), 'live' (nothing to say).
+ * Where the player's taps stand, as the screen says it: 'offline' (the server cannot be reached;
+ * taps wait on the device), 'sending' (back, or a page that found taps kept: sending what waits),
+ * 'synced' (everything that waited is in, as the server said on this connection), 'live'
+ * (nothing to say).
  */
 export type SyncState = 'live' | 'offline' | 'sending' | 'synced';
+
+/**
+ * Whether the server has answered: 'unknown' on a page that has not needed to ask yet, 'lost'
+ * once a call did not reach it, 'answered' once it answered after that.
+ */
+type Contact = 'unknown' | 'lost' | 'answered';
 
 export interface TapStatus {
   /** Taps counted on the screen, not yet by the server. */
   unconfirmed: number;
   /** Of them, the taps of the session on show (the Session counter adds them). */
   waitingHere: number;
-  /** The last call did not reach the server. */
+  /** The server cannot be reached: the status line says so, and the figures are as of before. */
   offline: boolean;
   /** The game said it is briefly unavailable, the network being there: taps are kept meanwhile. */
   reconnecting: boolean;
   sync: SyncState;
+  /** The tap sender's own word: its last call did not reach the server. */
+  senderOffline: boolean;
+  contact: Contact;
 }
 
 /** What the tap sender reports. */
@@ -31,7 +41,9 @@ export type TapStatusEvent =
   /** The page found taps an earlier page kept: it is sending them. */
   | { type: 'adopted' }
   /** The game opened without reaching the server. */
-  | { type: 'opened-offline' };
+  | { type: 'opened-offline' }
+  /** The server answered (a tap counted, the player loaded). */
+  | { type: 'heard' };
 
 export const initialTapStatus: TapStatus = {
   unconfirmed: 0,
@@ -39,35 +51,49 @@ export const initialTapStatus: TapStatus = {
   offline: false,
   reconnecting: false,
   sync: 'live',
+  senderOffline: false,
+  contact: 'unknown',
 };
 
-/** The sync line's state after the sender's news. */
-function syncAfter(state: SyncState, offline: boolean, waiting: number): SyncState {
-  if (offline) return 'offline';
-  if (waiting > 0) return state === 'live' || state === 'synced' ? state : 'sending';
-  return state === 'offline' || state === 'sending' ? 'synced' : state;
+/**
+ * The status with `offline` and the sync line made from its facts: offline while the sender says
+ * so or the server has not answered since a call failed; "synced" only once it has.
+ */
+function settle(status: TapStatus, from: SyncState): TapStatus {
+  const offline = status.senderOffline || status.contact === 'lost';
+  let sync = from;
+  if (offline) sync = 'offline';
+  else if (from === 'offline' || from === 'sending') {
+    if (status.unconfirmed > 0) sync = 'sending';
+    else if (status.contact === 'answered') sync = 'synced';
+  }
+  return { ...status, offline, sync };
 }
 
 export function tapStatusReducer(status: TapStatus, event: TapStatusEvent): TapStatus {
   switch (event.type) {
     case 'followed':
-      return {
-        unconfirmed: event.unconfirmed,
-        waitingHere: event.waitingHere,
-        offline: event.offline,
-        reconnecting: event.reconnecting ?? status.reconnecting,
-        sync: syncAfter(status.sync, event.offline, event.unconfirmed),
-      };
+      return settle(
+        {
+          ...status,
+          unconfirmed: event.unconfirmed,
+          waitingHere: event.waitingHere,
+          senderOffline: event.offline,
+          contact: event.offline ? 'lost' : status.contact,
+          reconnecting: event.reconnecting ?? status.reconnecting,
+        },
+        status.sync,
+      );
     case 'tapped':
-      return {
-        ...status,
-        unconfirmed: event.unconfirmed,
-        waitingHere: event.waitingHere,
-        sync: status.sync === 'synced' ? 'live' : status.sync,
-      };
+      return settle(
+        { ...status, unconfirmed: event.unconfirmed, waitingHere: event.waitingHere },
+        status.sync === 'synced' ? 'live' : status.sync,
+      );
     case 'adopted':
-      return { ...status, sync: 'sending' };
+      return settle(status, 'sending');
     case 'opened-offline':
-      return { ...status, offline: true, sync: 'offline' };
+      return settle({ ...status, contact: 'lost' }, status.sync);
+    case 'heard':
+      return settle({ ...status, contact: 'answered' }, status.sync);
   }
 }

@@ -15,13 +15,14 @@ export type { SyncState } from './tap-status';
 /** The game screen's state: loading the stored player, creating one, and tapping. */
 export function useGame() {
   const [taps, report] = useReducer(tapStatusReducer, initialTapStatus);
-  const { status, player, setPlayer, frozen, setFrozen, createUser, needUser } = usePlayer(report);
+  const { status, player, fromDevice, asOf, frozen, setFrozen, applyTotals, createUser, needUser } =
+    usePlayer(report, taps.offline);
   const { bucket, spent, spend } = useAllowance();
   const sender = useTapSender({
     sessionId: player?.session.id ?? null,
     frozen,
     report,
-    setPlayer,
+    applyTotals,
     setFrozen,
   });
   const [soundOn, toggleSound] = useSoundSetting();
@@ -30,6 +31,8 @@ export function useGame() {
   const tap = useCallback((): boolean => {
     if (frozen) return false;
     if (!player) {
+      // The stored player is still being looked for: no welcome dialog over it.
+      if (status === 'loading') return false;
       console.error(new Error('User or session not found'));
       needUser();
       return false;
@@ -46,7 +49,7 @@ export function useGame() {
     });
     if (soundOn) playTapSound();
     return true;
-  }, [player, soundOn, frozen, bucket, sender, spend, needUser, report]);
+  }, [player, status, soundOn, frozen, bucket, sender, spend, needUser, report]);
 
   const { sessionShown, totalShown } = useShownCounters(player, taps, frozen);
 
@@ -57,6 +60,9 @@ export function useGame() {
   return {
     status,
     player,
+    /** The figures are what the device last knew (the server has not answered them yet), as of `asOf`. */
+    fromDevice,
+    asOf,
     unconfirmed: taps.unconfirmed,
     sessionShown,
     totalShown,

@@ -1,9 +1,9 @@
-import { gameEvents, type PlayerFrozenPush } from '@tapgram/shared';
+import { gameEvents, type PlayerFrozenPush, type TapTotals } from '@tapgram/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState, type Dispatch } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch } from 'react';
 import { ApiError, errorMessage } from '../../lib/api';
 import { toast } from '../../hooks/use-toast';
-import { createPlayer, fetchPlayer, openSession, type Player } from './game-api';
+import { createPlayer, fetchPlayer, openSession, withDeadline, type Player } from './game-api';
 import { gameSocket } from './game-socket';
 import { gameKeys } from './queries';
 import { gameStorage } from './storage';
@@ -11,57 +11,203 @@ import type { TapStatusEvent } from './tap-status';
 
 export type GameStatus = 'loading' | 'needs-user' | 'ready';
 
-/** A call that failed without an answer: the network (or the server) could not be reached. */
-const unreached = (error: unknown) => !(error instanceof ApiError) || error.status >= 500;
+interface PlayerState {
+  status: GameStatus;
+  player: Player | null;
+  /** The figures are what the device last knew: the server has not answered them on this page. */
+  fromDevice: boolean;
+  /** When the server answered the figures shown (ms since the epoch), when known. */
+  asOf: number | null;
+}
+
+/** Totals the server answered for a player's session. */
+interface Answered {
+  userId: string;
+  sessionId: string;
+  totals: TapTotals;
+}
+
+/** A call to the server that has not answered by then is taken as not reaching it. */
+const LOAD_DEADLINE_MS = 8_000;
+/** While the server cannot be reached: the first wait before asking again, and the longest. */
+const FIRST_RETRY_MS = 1_000;
+const LONGEST_RETRY_MS = 10_000;
+
+/** A wait drawn between half of `ms` and `ms`: pages cut off together ask again spread out. */
+const jittered = (ms: number) => ms * (0.5 + Math.random() / 2);
 
 /**
- * The player of this device: the stored one loaded with a fresh session (or, without a network,
- * as last shown), or one created in the welcome dialog; and whether the server freezes its taps.
+ * The server said for certain that this browser cannot play as the stored player: it does not
+ * exist (404), or this browser is not it (403), in the server's own `{error}`. No answer, a
+ * timeout, a 429, a 5xx or a proxy's page is not that: the device keeps its player.
  */
-export function usePlayer(report: Dispatch<TapStatusEvent>) {
-  const queryClient = useQueryClient();
-  const [status, setStatus] = useState<GameStatus>(() =>
-    gameStorage.userId() ? 'loading' : 'needs-user',
+export function isDefiniteRefusal(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.serverMessage !== null &&
+    (error.status === 404 || error.status === 403)
   );
-  const [player, setPlayer] = useState<Player | null>(null);
-  const [frozen, setFrozen] = useState(false);
+}
 
+/**
+ * The player after an answer with `totals` for `sessionId`: older totals do not go back. An
+ * answer for an earlier session (taps kept from a former visit) moves the player's totals only.
+ */
+export function withTotals(current: Player, sessionId: string, totals: TapTotals): Player {
+  if (current.user.totalTaps > totals.totalTaps) return current;
+  const { totalPoints, totalTaps, sessionPoints, sessionTaps } = totals;
+  const user = { ...current.user, totalPoints, totalTaps };
+  if (current.session.id !== sessionId) return { ...current, user };
+  return { user, session: { ...current.session, sessionPoints, sessionTaps } };
+}
+
+/** The player as just loaded, its totals not below those the page holds already. */
+function merged(current: Player | null, loaded: Player): Player {
+  if (!current || current.user.id !== loaded.user.id) return loaded;
+  if (current.user.totalTaps <= loaded.user.totalTaps) {
+    return { user: loaded.user, session: current.session };
+  }
+  const { totalPoints, totalTaps } = current.user;
+  return { user: { ...loaded.user, totalPoints, totalTaps }, session: current.session };
+}
+
+/**
+ * The player of this device: the stored one, loaded with a fresh session, or, while the server
+ * cannot be reached, as the device last knew it (and asked for again until the server answers);
+ * or one created in the welcome dialog. Only a definite answer that this browser cannot play as
+ * the stored player forgets it. Also whether the server freezes its taps.
+ */
+export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<PlayerState>(() => ({
+    status: gameStorage.userId() ? 'loading' : 'needs-user',
+    player: null,
+    fromDevice: false,
+    asOf: null,
+  }));
+  const [frozen, setFrozen] = useState(false);
+  /** The player on show, for the asks below (which run outside renders). */
+  const current = useRef(state.player);
   useEffect(() => {
-    const storedId = gameStorage.userId();
-    if (!storedId) return;
-    let cancelled = false;
-    fetchPlayer(storedId)
-      .then(async ({ frozen: isFrozen, ...user }) => {
-        if (!cancelled && isFrozen !== undefined) setFrozen(isFrozen);
-        return openSession(user);
-      })
-      .then(
-        (loaded) => {
-          if (cancelled) return;
-          gameStorage.save(loaded.user.id, loaded.session.id);
-          gameStorage.savePlayer(loaded);
-          setPlayer(loaded);
-          setStatus('ready');
-        },
-        (error: unknown) => {
-          if (cancelled) return;
-          // Without a network the game opens with the player last shown, and its session: the
-          // taps wait on the device until the network is back.
-          const stored = gameStorage.player();
-          if (unreached(error) && stored) {
-            setPlayer(stored);
-            setStatus('ready');
-            report({ type: 'opened-offline' });
-            return;
+    current.current = state.player;
+  }, [state.player]);
+  /** The newest totals answered, kept for a player not loaded yet (a page's first seconds). */
+  const newest = useRef<Answered | null>(null);
+
+  // The figures the server answered are the device's from now on (a visit without a network
+  // opens with them).
+  useEffect(() => {
+    const { player, fromDevice, asOf } = state;
+    if (player && !fromDevice) gameStorage.savePlayer({ ...player, savedAt: asOf ?? Date.now() });
+  }, [state]);
+
+  const answered = useCallback(
+    (loaded: Player) => {
+      const asOf = Date.now();
+      const early = newest.current;
+      setState((s) => {
+        let player = merged(s.player, loaded);
+        if (early?.userId === player.user.id) {
+          player = withTotals(player, early.sessionId, early.totals);
+        }
+        return { status: 'ready', player, fromDevice: false, asOf };
+      });
+      report({ type: 'heard' });
+    },
+    [report],
+  );
+
+  /**
+   * An answer that counted taps: the player's totals, never going back. One that comes before the
+   * player is loaded (taps an earlier page kept, sent at once) is applied when it is.
+   */
+  const applyTotals = useCallback((answer: Answered) => {
+    const early = newest.current;
+    if (early?.userId !== answer.userId || early.totals.totalTaps <= answer.totals.totalTaps) {
+      newest.current = answer;
+    }
+    const asOf = Date.now();
+    setState((s) =>
+      s.player?.user.id === answer.userId
+        ? {
+            ...s,
+            player: withTotals(s.player, answer.sessionId, answer.totals),
+            fromDevice: false,
+            asOf,
           }
+        : s,
+    );
+  }, []);
+
+  // While the stored player is not loaded from the server, or the server cannot be reached, ask
+  // for it now and then, and at once when the network or the game channel is back.
+  const asking =
+    state.status === 'loading' || (state.status === 'ready' && (state.fromDevice || offline));
+  useEffect(() => {
+    const userId = gameStorage.userId();
+    if (!asking || !userId) return;
+    let cancelled = false;
+    let running = false;
+    let wait = FIRST_RETRY_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = async () => {
+      if (running || cancelled) return;
+      running = true;
+      clearTimeout(timer);
+      try {
+        const { frozen: isFrozen, ...user } = await withDeadline(
+          fetchPlayer(userId),
+          LOAD_DEADLINE_MS,
+        );
+        // A page already playing goes on in its session; a new page opens one.
+        const playing = current.current;
+        const loaded =
+          playing?.user.id === user.id
+            ? { user, session: playing.session }
+            : await withDeadline(openSession(user), LOAD_DEADLINE_MS);
+        if (cancelled) return;
+        if (isFrozen !== undefined) setFrozen(isFrozen);
+        gameStorage.save(loaded.user.id, loaded.session.id);
+        answered(loaded);
+      } catch (error) {
+        if (cancelled) return;
+        if (isDefiniteRefusal(error)) {
           gameStorage.clear();
-          setStatus('needs-user');
-        },
-      );
+          setState({ status: 'needs-user', player: null, fromDevice: false, asOf: null });
+          return;
+        }
+        openFromDevice();
+        const later = error instanceof ApiError ? (error.retryAfterMs ?? 0) : 0;
+        timer = setTimeout(() => void ask(), Math.max(later, jittered(wait)));
+        wait = Math.min(wait * 2, LONGEST_RETRY_MS);
+      } finally {
+        running = false;
+      }
+    };
+    /** The server cannot be reached: the game opens with the player the device last knew. */
+    const openFromDevice = () => {
+      const stored = gameStorage.player();
+      if (current.current || !stored) return;
+      const { savedAt, ...player } = stored;
+      current.current = player;
+      setState({ status: 'ready', player, fromDevice: true, asOf: savedAt ?? null });
+      report({ type: 'opened-offline' });
+    };
+    const now = () => {
+      wait = FIRST_RETRY_MS;
+      void ask();
+    };
+    void ask();
+    const socket = gameSocket();
+    window.addEventListener('online', now);
+    socket.on('connect', now);
     return () => {
       cancelled = true;
+      clearTimeout(timer);
+      window.removeEventListener('online', now);
+      socket.off('connect', now);
     };
-  }, [report]);
+  }, [asking, answered, report]);
 
   // A freeze or an unfreeze, live.
   useEffect(() => {
@@ -78,11 +224,12 @@ export function usePlayer(report: Dispatch<TapStatusEvent>) {
       try {
         const user = await createPlayer(username, country);
         const created = await openSession(user);
+        // Kept whole at once: a reload without the server (or a closed tab) finds the player.
         gameStorage.save(created.user.id, created.session.id);
+        gameStorage.savePlayer({ ...created, savedAt: Date.now() });
         // The channel identifies the player by the cookie of its handshake: open it again with it.
         gameSocket().disconnect().connect();
-        setPlayer(created);
-        setStatus('ready');
+        answered(created);
         toast({
           title: `Welcome, ${user.username}!`,
           description: 'Start tapping to earn points.',
@@ -96,11 +243,11 @@ export function usePlayer(report: Dispatch<TapStatusEvent>) {
         });
       }
     },
-    [queryClient],
+    [queryClient, answered],
   );
 
   /** A tap without a player: the welcome dialog asks for one. */
-  const needUser = useCallback(() => setStatus('needs-user'), []);
+  const needUser = useCallback(() => setState((s) => ({ ...s, status: 'needs-user' })), []);
 
-  return { status, player, setPlayer, frozen, setFrozen, createUser, needUser };
+  return { ...state, frozen, setFrozen, applyTotals, createUser, needUser };
 }

@@ -9,7 +9,7 @@ import {
 } from 'react';
 import { ApiError } from '../../lib/api';
 import { toast } from '../../hooks/use-toast';
-import { postTap, type Player } from './game-api';
+import { postTap } from './game-api';
 import { gameSocket } from './game-socket';
 import type { TapStatusEvent } from './tap-status';
 import { indexedDbKeptTaps } from './taps/kept-taps-idb';
@@ -45,26 +45,14 @@ function isFrozenRefusal(error: Error): boolean {
   return error instanceof ApiError && error.serverMessage === messages.playerFrozen;
 }
 
-/**
- * The player after an answer with `totals` for `sessionId`: older totals do not go back. An
- * answer for an earlier session (taps kept from a former visit) moves the player's totals only.
- */
-function withTotals(current: Player | null, sessionId: string, totals: TapTotals): Player | null {
-  if (!current) return current;
-  if (current.user.totalTaps > totals.totalTaps) return current;
-  const { totalPoints, totalTaps, sessionPoints, sessionTaps } = totals;
-  const user = { ...current.user, totalPoints, totalTaps };
-  if (current.session.id !== sessionId) return { ...current, user };
-  return { user, session: { ...current.session, sessionPoints, sessionTaps } };
-}
-
 interface Options {
   /** The session on show (its waiting taps are added to the Session counter). */
   sessionId: string | null;
   /** A frozen player's taps are refused: no sender runs, and what the device keeps waits. */
   frozen: boolean;
   report: Dispatch<TapStatusEvent>;
-  setPlayer: Dispatch<SetStateAction<Player | null>>;
+  /** An answer's totals for the player (stable: the sender is made again when it changes). */
+  applyTotals: (answer: { userId: string; sessionId: string; totals: TapTotals }) => void;
   setFrozen: Dispatch<SetStateAction<boolean>>;
 }
 
@@ -77,7 +65,7 @@ export function useTapSender({
   sessionId,
   frozen,
   report,
-  setPlayer,
+  applyTotals,
   setFrozen,
 }: Options): RefObject<TapSender | null> {
   const refreshAfterTap = useRefreshAfterTap();
@@ -109,14 +97,17 @@ export function useTapSender({
       },
       onSettled: ({ userId, sessionId, totals, accepted, sent }: TapSettled) => {
         // The server's totals hold the counted taps; what it refused leaves the counters here.
+        report({ type: 'heard' });
         follow(created);
         // Answers can arrive out of order; keep the newest totals, of this player's session.
-        setPlayer((current) => withTotals(current, sessionId, totals));
+        applyTotals({ userId, sessionId, totals });
         if (accepted < sent)
           reportTapFailure(new Error(`${sent - accepted} of ${sent} taps refused`));
         refreshAfterTap(userId);
       },
       onError: (error) => {
+        // A refusal is an answer: the server can be reached.
+        if (error instanceof ApiError) report({ type: 'heard' });
         if (isFrozenRefusal(error)) {
           // Every further tap would be refused too: stop sending, and the screen says why.
           created.stop();
@@ -160,6 +151,6 @@ export function useTapSender({
       // The next sender of this page (after an unfreeze, say) takes over what this one holds.
       handover = mergeKept([handover ?? emptyKept(), created.snapshot()]);
     };
-  }, [refreshAfterTap, frozen, follow, report, setPlayer, setFrozen]);
+  }, [refreshAfterTap, frozen, follow, report, applyTotals, setFrozen]);
   return sender;
 }

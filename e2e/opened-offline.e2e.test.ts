@@ -1,0 +1,131 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../backend/test-support';
+import { freePort } from '../backend/test-support/process';
+import { createScratchDatabase } from '../backend/test-support/services';
+import { chromiumPath, launch, screenshotPath } from './browser';
+import { viewportOptions } from './seed';
+import { until } from './setup';
+
+const executable = chromiumPath();
+
+/**
+ * The game opened again while its server cannot be reached, as a phone does: the page comes from
+ * the service worker, and the player, the taps and the figures from what the device kept. The
+ * server stops and starts again on the same address and database.
+ */
+describe.runIf(executable)('the game opened while its server cannot be reached', () => {
+  let browser: Browser;
+  let server: TestServer | undefined;
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let dataDir: string;
+  let port: number;
+  let url: string;
+  const contexts: BrowserContext[] = [];
+  let made = 0;
+
+  const start = async () => {
+    server = await startTestServer({
+      databaseUrl: database.url,
+      dataDir,
+      env: { PORT: String(port) },
+    });
+    url = server.url;
+  };
+  const stop = async () => {
+    await server?.stop();
+    server = undefined;
+  };
+
+  beforeAll(async () => {
+    database = await createScratchDatabase();
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-offline-'));
+    port = await freePort();
+    await start();
+    browser = await launch(executable!);
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await stop();
+    await database?.drop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** The player's total taps, as the server holds them. */
+  const serverTotal = async (userId: string) => {
+    const res = await fetch(`${url}/api/users/${userId}`);
+    return ((await res.json()) as { totalTaps: number }).totalTaps;
+  };
+  const tile = (page: Page, label: string) => page.getByTestId(`stat-${label}`).textContent();
+  const status = (page: Page) => page.getByTestId('tap-status');
+  const tap = (page: Page) => page.getByTestId('tap-character').click();
+
+  /**
+   * A first visit of a phone at 360 px, with its service worker: the player is created in the
+   * welcome dialog, and the worker controls the page (it can answer the next visit offline).
+   */
+  async function firstVisit(): Promise<{ page: Page; userId: string }> {
+    const context = await browser.newContext({
+      ...viewportOptions(360),
+      baseURL: url,
+      reducedMotion: 'reduce',
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto('/play');
+    await page.evaluate(() => {
+      (window as unknown as { sameDocument: boolean }).sameDocument = true;
+    });
+    await until(() => page.getByRole('dialog').isVisible()).toBe(true);
+    made += 1;
+    const name = `away_${process.pid % 1000}_${made}`;
+    await page.getByLabel('Username', { exact: true }).fill(name);
+    await page.getByLabel('Country').selectOption('DE');
+    await page.getByRole('button', { name: 'Start Playing!' }).click();
+    await until(() => page.getByRole('dialog').count()).toBe(0);
+    await until(() => tile(page, 'Country')).toContain('DE');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await until(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    // The worker's first install took the page over without reloading it under the player.
+    expect(
+      await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
+    ).toBe(true);
+    const userId = await page.evaluate(() => localStorage.getItem('tapgram.game.userId'));
+    expect(userId).toBeTruthy();
+    return { page, userId: userId! };
+  }
+
+  it('keeps a player created in this visit through a reload with the server stopped, and counts the taps when it is back', async () => {
+    const { page, userId } = await firstVisit();
+
+    await stop();
+    for (let i = 0; i < 8; i += 1) await tap(page);
+    await until(() => status(page).getAttribute('data-waiting')).toBe('8');
+    expect(await tile(page, 'Total Taps')).toBe('8');
+
+    await page.reload();
+    // The player, its country and its waiting taps, from the device; the character takes taps.
+    await until(() => tile(page, 'Country')).toContain('DE');
+    await until(() => status(page).getAttribute('data-state')).toBe('offline');
+    await until(() => tile(page, 'Total Taps')).toBe('8');
+    for (let i = 0; i < 5; i += 1) await tap(page);
+    await until(() => tile(page, 'Total Taps')).toBe('13');
+    expect(await status(page).getAttribute('data-waiting')).toBe('13');
+    // No welcome dialog came over the game meanwhile.
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('game-opened-server-down-360') });
+
+    await start();
+    await until(() => serverTotal(userId)).toBe(13);
+    await until(() => status(page).getAttribute('data-state')).toBe('synced');
+    expect(await tile(page, 'Total Taps')).toBe('13');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('game-opened-server-back-360') });
+  });
+});
