@@ -18,3 +18,11 @@ export async function createAdmin(
 ): Promise<void> {
   await createAdminAccount(new UsersRepository(server.db.pool), username, password);
 }
+export {
+  makeTelegramUser,
+  signInitData,
+  telegramEnv,
+  TEST_BOT_TOKEN,
+  TEST_TELEGRAM_APP_URL,
+  type TelegramUser,
+} from './telegram';

@@ -209,5 +209,7 @@ export const gameConfigSchema = z.object({
   socialUrl: z.string(),
   chartUrl: z.string(),
   contractAddress: z.string(),
+  /** The Mini App's link (`https://t.me/<bot>/<app>`) when the game also runs in Telegram. */
+  telegramAppUrl: z.string().optional(),
 });
 export type GameConfig = z.infer<typeof gameConfigSchema>;

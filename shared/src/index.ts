@@ -16,3 +16,4 @@ export * from './game-operators';
 export * from './seasons';
 export * from './live';
 export * from './notifications';
+export * from './telegram';

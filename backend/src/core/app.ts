@@ -38,17 +38,26 @@ export interface AppDeps {
 }
 
 const SOLANA_DEVNET = ['https://api.devnet.solana.com', 'wss://api.devnet.solana.com'];
+/** Telegram's web client, which shows a Mini App in an iframe of its own page. */
+const TELEGRAM_WEB = 'https://web.telegram.org';
 
-/** helmet's headers for the web app's pages and files. */
+/**
+ * helmet's headers for the web app's pages and files. Pages may be framed by this site only, and
+ * by Telegram's web client when the game runs as a Mini App.
+ */
 export function securityHeaders(config: Config) {
+  const telegram = config.TELEGRAM_BOT_TOKEN !== undefined;
   return helmet({
     contentSecurityPolicy: {
       directives: {
         'connect-src': ["'self'", ...SOLANA_DEVNET],
         'img-src': ["'self'", 'data:', 'blob:'],
+        'frame-ancestors': telegram ? ["'self'", TELEGRAM_WEB] : ["'self'"],
         'upgrade-insecure-requests': null,
       },
     },
+    // X-Frame-Options cannot name another site: frame-ancestors says it, for every browser since 2016.
+    xFrameOptions: telegram ? false : { action: 'sameorigin' },
     strictTransportSecurity: config.isProduction,
   });
 }

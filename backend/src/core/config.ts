@@ -12,7 +12,12 @@ import { DEFAULT_TAP_ALLOWANCE } from '@tapgram/shared';
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../data', import.meta.url));
 
 /** Variables whose value an error message must never show. */
-const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'S3_SECRET_ACCESS_KEY', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set([
+  'SESSION_SECRET',
+  'S3_SECRET_ACCESS_KEY',
+  'METRICS_TOKEN',
+  'TELEGRAM_BOT_TOKEN',
+]);
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -140,6 +145,11 @@ const workersSchema = z.string().transform((raw, ctx): number => {
 
 /** What an Authorization: Bearer header can carry (RFC 6750), and long enough not to be guessed. */
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]{16,}=*$/;
+
+/** A bot token as BotFather gives it: the bot's id, a colon, 35 letters, digits, _ or -. */
+const TELEGRAM_BOT_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{30,64}$/;
+/** A Mini App's direct link as BotFather gives it: https://t.me/<bot username>/<app short name>. */
+const TELEGRAM_APP_URL = /^https:\/\/t\.me\/[A-Za-z][A-Za-z0-9_]{4,31}\/[A-Za-z0-9_]{3,30}$/;
 
 /** S3's bucket naming rules, so that a typo fails at start rather than at the first upload. */
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
@@ -312,6 +322,31 @@ export const envSchema = z
      * container), since that port answers without a token unless METRICS_TOKEN is set.
      */
     METRICS_HOST: z.string().default('127.0.0.1'),
+    /** Set: the game signs players in from Telegram (the Mini App); unset, that endpoint is 404. */
+    TELEGRAM_BOT_TOKEN: z
+      .string()
+      .trim()
+      .regex(
+        TELEGRAM_BOT_TOKEN,
+        'must be the bot token BotFather gave, like 123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11',
+      )
+      .optional(),
+    /** The Mini App's link, for invitations shared from Telegram and link codes. */
+    TELEGRAM_APP_URL: z
+      .string()
+      .trim()
+      .transform((value) => value.replace(/\/+$/, ''))
+      .pipe(
+        z
+          .string()
+          .regex(
+            TELEGRAM_APP_URL,
+            'must be the Mini App link BotFather gave, like https://t.me/TapGramBot/play',
+          ),
+      )
+      .optional(),
+    /** How long after Telegram made it the init data of a launch still signs in. */
+    TELEGRAM_AUTH_TTL_SECONDS: positiveInt(3600),
   })
   .superRefine((env, ctx) => {
     if (env.WEB_CONCURRENCY > 1) {
@@ -369,6 +404,26 @@ export const envSchema = z
         path: ['SEASON_START'],
         message:
           'must not be in the future: season 1 starts there, and play before it has no season',
+      });
+    }
+    if (env.TELEGRAM_BOT_TOKEN && !env.TELEGRAM_APP_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TELEGRAM_APP_URL'],
+        message:
+          'is required with TELEGRAM_BOT_TOKEN: the Mini App link BotFather gave (/newapp), like https://t.me/TapGramBot/play',
+      });
+    }
+    if (
+      env.TELEGRAM_BOT_TOKEN &&
+      env.NODE_ENV === 'production' &&
+      !env.PUBLIC_ORIGIN?.startsWith('https://')
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_ORIGIN'],
+        message:
+          'must be the https origin the Mini App is served from with TELEGRAM_BOT_TOKEN: Telegram opens Mini Apps over https only',
       });
     }
     if (env.MODERATION_HOLD_THRESHOLD < env.MODERATION_QUEUE_THRESHOLD) {

@@ -20,6 +20,8 @@ import { GameService } from './service';
 import { attachGameChannel } from './socket';
 import { SignalBuffer } from './signal-buffer';
 import type { GameStore } from './store';
+import { telegramRouter } from './telegram/telegram-routes';
+import { TelegramService } from './telegram/telegram-service';
 
 export interface GameParts {
   /** The accounts' admin guard: only admins reach the operators' calls (401 or 403 for others). */
@@ -96,12 +98,28 @@ export async function createGameFeature(
         socialUrl: config.SOCIAL_URL,
         chartUrl: config.CHART_URL,
         contractAddress: config.CONTRACT_ADDRESS,
+        ...(config.TELEGRAM_BOT_TOKEN ? { telegramAppUrl: config.TELEGRAM_APP_URL } : {}),
       },
       secret,
     ),
   );
   router.use(seasonsRouter(seasons));
   router.use(operatorsRouter(operators, adminOnly));
+  // Without a bot token the Telegram calls do not exist (404), and nothing else changes.
+  if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_APP_URL) {
+    const telegram = new TelegramService({
+      pool: db.pool,
+      players: service,
+      rules: {
+        botToken: config.TELEGRAM_BOT_TOKEN,
+        maxAgeSeconds: config.TELEGRAM_AUTH_TTL_SECONDS,
+        now,
+      },
+      appUrl: config.TELEGRAM_APP_URL,
+      logger,
+    });
+    router.use(telegramRouter(telegram, secret));
+  }
   let detach: (() => Promise<void>) | undefined;
   return {
     name: 'game',

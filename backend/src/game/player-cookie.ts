@@ -6,10 +6,22 @@ import { parse } from 'cookie';
 export const PLAYER_COOKIE = 'tg_player';
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
-export function setPlayerCookie(res: Response, userId: string, secure: boolean): void {
+/**
+ * `embedded`: the page may run inside another site's frame (Telegram's web client shows a Mini App
+ * in an iframe of web.telegram.org), where a Lax cookie is neither set nor sent. Over https the
+ * cookie is then SameSite=None and partitioned: kept apart for that embedding only.
+ */
+export function setPlayerCookie(
+  res: Response,
+  userId: string,
+  secure: boolean,
+  { embedded = false }: { embedded?: boolean } = {},
+): void {
+  const crossSite = embedded && secure;
   const options: CookieOptions = {
     httpOnly: true,
-    sameSite: 'lax',
+    sameSite: crossSite ? 'none' : 'lax',
+    ...(crossSite ? { partitioned: true } : {}),
     secure,
     signed: true,
     maxAge: ONE_YEAR_MS,

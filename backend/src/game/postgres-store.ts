@@ -43,6 +43,10 @@ export class PostgresGameStore implements GameStore {
     return user;
   }
 
+  async adoptUser() {
+    this.onChange();
+  }
+
   getUser(id: string) {
     return this.repo.findUser(id);
   }

@@ -134,17 +134,29 @@ export class RedisGameStore implements GameStore {
   createUser(username: string, country: string, network: string | null): Promise<GameUser> {
     return this.available(async () => {
       const user = await this.repo.insertUser(username, country, network);
-      const replies = await this.redis
-        .multi()
-        .exists(this.k.ready)
-        .hset(this.k.user(user.id), { username, country, points: 0, taps: 0 })
-        .zadd(this.k.users, 'NX', 0, user.id)
-        .incr(this.k.version)
-        .exec();
-      // The version bump triggers a push: it must show the rebuilt boards, not an emptied Redis.
-      if (!replies?.[0]?.[1]) await this.rebuilder.ensureReady();
+      await this.showNewUser(user);
       return user;
     });
+  }
+
+  adoptUser(user: GameUser): Promise<void> {
+    return this.available(() => this.showNewUser(user));
+  }
+
+  /** A player just made in Postgres, on the board with no points. */
+  private async showNewUser({ id, username, country }: GameUser): Promise<void> {
+    const replies = await this.redis
+      .multi()
+      .exists(this.k.ready)
+      .hsetnx(this.k.user(id), 'username', username)
+      .hsetnx(this.k.user(id), 'country', country)
+      .hsetnx(this.k.user(id), 'points', 0)
+      .hsetnx(this.k.user(id), 'taps', 0)
+      .zadd(this.k.users, 'NX', 0, id)
+      .incr(this.k.version)
+      .exec();
+    // The version bump triggers a push: it must show the rebuilt boards, not an emptied Redis.
+    if (!replies?.[0]?.[1]) await this.rebuilder.ensureReady();
   }
 
   getUser(id: string): Promise<GameUser | null> {

@@ -60,6 +60,15 @@ export class GameRepository {
     }
   }
 
+  /** Which of these names players hold already, in lower case (names are unique ignoring case). */
+  async takenUsernames(names: string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ name: string }>(
+      `SELECT lower(username) AS name FROM game_users WHERE lower(username) = ANY($1::text[])`,
+      [names.map((name) => name.toLowerCase())],
+    );
+    return new Set(rows.map((row) => row.name));
+  }
+
   async findUser(id: string): Promise<GameUser | null> {
     const { rows } = await this.db.query<GameUser>(
       `SELECT ${USER_COLUMNS} FROM game_users WHERE id = $1`,

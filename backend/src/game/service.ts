@@ -107,6 +107,11 @@ export class GameService {
     return this.store.createUser(username, country, network);
   }
 
+  /** A player made in Postgres by a transaction of its own (a Telegram launch): shown as new. */
+  adoptUser(user: GameUser): Promise<void> {
+    return this.store.adoptUser(user);
+  }
+
   async getUser(id: string): Promise<GameUser> {
     const user = isId(id) ? await this.store.getUser(id) : null;
     if (!user) throw new NotFoundError('User not found');

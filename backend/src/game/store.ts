@@ -60,6 +60,12 @@ export type SessionOutcome =
 export interface GameStore {
   /** `network`: the hashed network the player was created from (null: unknown). */
   createUser(username: string, country: string, network: string | null): Promise<GameUser>;
+  /**
+   * Takes in a player that a transaction of its own made in Postgres (a Telegram launch makes the
+   * player and binds the account in one), as createUser shows a new one. A store that misses it
+   * (the call failed) loads the player at its first tap, as after any loss.
+   */
+  adoptUser(user: GameUser): Promise<void>;
   getUser(id: string): Promise<GameUser | null>;
   /** 1 + the number of players with strictly more points; null for an unknown player. */
   rank(userId: string): Promise<number | null>;

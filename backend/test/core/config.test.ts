@@ -28,6 +28,35 @@ describe('configuration', () => {
     expect(config.PUBLIC_ORIGIN).toBeUndefined();
   });
 
+  it('signs players in from Telegram with a bot token and the Mini App link, never shown', () => {
+    const token = '123456789:AAH5YkoiEuPk8-FZa32hStHTqXiLPtAEhx8';
+    const config = loadConfig({
+      TELEGRAM_BOT_TOKEN: token,
+      TELEGRAM_APP_URL: 'https://t.me/TapGramBot/play/',
+    });
+    expect(config.TELEGRAM_APP_URL).toBe('https://t.me/TapGramBot/play');
+    expect(config.TELEGRAM_AUTH_TTL_SECONDS).toBe(3600);
+    expect(configError({ TELEGRAM_BOT_TOKEN: token })).toMatch(
+      /TELEGRAM_APP_URL \(unset\): is required with TELEGRAM_BOT_TOKEN/,
+    );
+    const bad = configError({ TELEGRAM_BOT_TOKEN: 'not-a-token', TELEGRAM_APP_URL: 'x' });
+    expect(bad).toMatch(/TELEGRAM_BOT_TOKEN \(value hidden\): must be the bot token/);
+    expect(bad).toMatch(/TELEGRAM_APP_URL "x": must be the Mini App link/);
+    expect(bad).not.toContain('not-a-token');
+    const telegram = {
+      TELEGRAM_BOT_TOKEN: token,
+      TELEGRAM_APP_URL: 'https://t.me/TapGramBot/play',
+    };
+    expect(
+      configError({ ...telegram, NODE_ENV: 'production', PUBLIC_ORIGIN: 'http://tapgram.example' }),
+    ).toMatch(/PUBLIC_ORIGIN "http:\/\/tapgram.example": must be the https origin/);
+    expect(configError({ ...telegram, NODE_ENV: 'production' })).toMatch(/PUBLIC_ORIGIN \(unset\)/);
+    expect(
+      loadConfig({ ...telegram, NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://tapgram.example' })
+        .TELEGRAM_BOT_TOKEN,
+    ).toBe(token);
+  });
+
   it('names the bad variable', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT "abc"/);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAdmin } from '../lolgram/moderation/builders';
 import { storageModes } from '../game/modes';
 import { startTestServer, type TestServer } from '../../test-support/server';
+import { makeTelegramUser, signInitData, telegramEnv } from '../../test-support/telegram';
 import { makeAccount, makeJpeg, makeName, TestWallet, type Account } from '../lolgram/builders';
 import { makeVisiblePost } from '../lolgram/post-checks';
 import { describe as describeRequest, problemWith, send } from './fuzz/client';
@@ -122,6 +123,12 @@ async function seed(server: TestServer) {
     wallet: wallet.address,
     proofs,
     jpeg,
+    initData: [
+      signInitData(makeTelegramUser()),
+      signInitData(makeTelegramUser({ username: 'fuzzed_tg' }), { startParam: 'friend42' }),
+      signInitData(makeTelegramUser(), { startParam: 'link-notacode' }),
+      signInitData(makeTelegramUser({ first_name: '\u202Eevil' })),
+    ],
   };
   return { known, cookies: { user: userCookie, admin: adminCookie } };
 }
@@ -140,6 +147,7 @@ describe.each(storageModes)('fuzzing the API (%s storage)', (mode) => {
         MODERATION_REPORTS_PER_HOUR: '1000000',
         COMMENTS_PER_MINUTE: '1000000',
         COMMENTS_PER_POST_PER_MINUTE: '1000000',
+        ...telegramEnv(),
       },
     });
   });

@@ -1,5 +1,6 @@
 /**
- * Every endpoint of the /api contract (the routers: game/routes.ts, accounts/users-routes.ts,
+ * Every endpoint of the /api contract (the routers: game/routes.ts,
+ * game/telegram/telegram-routes.ts, accounts/users-routes.ts,
  * lolgram/relations/follows-routes.ts, lolgram/relations/blocks-routes.ts,
  * lolgram/saves/saves-routes.ts, lolgram/posts/posts-routes.ts, lolgram/comments/comments-routes.ts,
  * lolgram/moderation/moderation-routes.ts, lolgram/notifications/notifications-routes.ts,
@@ -29,7 +30,8 @@ export type Kind =
   | 'limit'
   | 'timeframe'
   | 'cursor'
-  | 'commentCursor';
+  | 'commentCursor'
+  | 'initData';
 
 export interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -69,6 +71,14 @@ export const CONTRACT: Endpoint[] = [
   { method: 'GET', path: '/api/leaderboard/users', query: { limit: 'limit' } },
   { method: 'GET', path: '/api/leaderboard/countries' },
   { method: 'GET', path: '/api/milestone/100k' },
+  {
+    method: 'POST',
+    path: '/api/telegram/session',
+    json: { initData: 'initData', country: 'country' },
+    signsIn: true,
+  },
+  { method: 'POST', path: '/api/telegram/link-codes' },
+  { method: 'GET', path: '/api/telegram/link' },
 
   {
     method: 'POST',

@@ -19,6 +19,8 @@ export interface Known {
   /** Proofs for nonces the server issued: one each may succeed. */
   proofs: SignInProof[];
   jpeg: Buffer;
+  /** Init data of Telegram launches signed with the server's bot token (some carry a code). */
+  initData: string[];
 }
 
 /** JSON text placed as it is (deep nesting, numbers JSON.parse turns into Infinity). */
@@ -147,6 +149,8 @@ export function validValue(kind: Kind, random: Random, known: Known): unknown {
       return random.pick(['day', 'week', 'month']);
     case 'cursor':
       return known.cursor;
+    case 'initData':
+      return random.pick(known.initData);
   }
 }
 
