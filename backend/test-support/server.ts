@@ -58,7 +58,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let dropDatabase: (() => Promise<void>) | undefined;
   if (!databaseUrl && !options.embedded) {
     if (await postgresAnswers()) {
-      const scratch = await createScratchDatabase();
+      const scratch = await createScratchDatabase({ migrated: true });
       databaseUrl = scratch.url;
       dropDatabase = scratch.drop;
     } else if (process.env.CI) {
