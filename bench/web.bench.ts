@@ -5,11 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Config, type Result } from 'lighthouse';
-import sharp from 'sharp';
-import { createPlayers } from './lib/game-load';
 import { startBackend } from './lib/processes';
 import { printTable, writeReport, type Row } from './lib/report';
 import { scratchDatabase } from './lib/scratch-db';
+import { SEEDED, seedGame, seedLolgram } from './lib/web-seed';
 import { percentile, round } from './lib/stats';
 
 const DATABASE_URL =
@@ -34,123 +33,10 @@ const CATEGORIES = [
   ['best-practices', 'Best Practices'],
   ['seo', 'SEO'],
 ] as const;
-const POSTS = 15;
-const AUTHORS = 3;
-const PLAYERS = 12;
 /** The issue's aims. */
 const AIM_MOBILE_PERFORMANCE = 95;
 const AIM_OTHER_CATEGORIES = 100;
 const AIM_PLAY_JS_BYTES = 150_000;
-
-const CAPTIONS = [
-  'when the build passes on the first try',
-  'my cat reviewing my pull request',
-  'Monday morning stand-up energy',
-  'the printer knows when you are in a hurry',
-  'me explaining the bug I wrote',
-  'a sandwich that has seen things',
-];
-
-/** A 1600x1200 photo-like JPEG: soft shapes on a gradient under grain, about as dense as a photo. */
-async function photo(i: number): Promise<Buffer> {
-  const hue = (i * 47) % 360;
-  const shapes = Array.from({ length: 6 }, (_, k) => {
-    const x = (i * 211 + k * 263) % 1600;
-    const y = (i * 97 + k * 181) % 1200;
-    const r = 80 + (((i + k) * 53) % 260);
-    return `<circle cx="${x}" cy="${y}" r="${r}" fill="hsl(${(hue + k * 40) % 360},65%,${35 + k * 7}%)" fill-opacity="0.75"/>`;
-  }).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">
-    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-      <stop offset="0" stop-color="hsl(${hue},70%,62%)"/>
-      <stop offset="1" stop-color="hsl(${(hue + 140) % 360},55%,28%)"/>
-    </linearGradient></defs>
-    <rect width="1600" height="1200" fill="url(#g)"/>${shapes}</svg>`;
-  const grain = await sharp({
-    create: {
-      width: 1600,
-      height: 1200,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 24 },
-    },
-  })
-    .png()
-    .toBuffer();
-  return sharp(Buffer.from(svg))
-    .composite([{ input: grain, blend: 'soft-light' }])
-    .jpeg({ quality: 85 })
-    .toBuffer();
-}
-
-async function signUp(url: string, username: string): Promise<{ id: string; cookie: string }> {
-  const res = await fetch(`${url}/api/lolgram/users/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: 'bench password' }),
-  });
-  if (res.status !== 201) throw new Error(`sign-up: ${res.status} ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const user = (await res.json()) as { id: string };
-  return { id: user.id, cookie };
-}
-
-/** Posts through the API as their authors would, then waits until the feed shows them all. */
-async function seedLolgram(url: string) {
-  const authors = [];
-  for (let a = 0; a < AUTHORS; a += 1) authors.push(await signUp(url, `web_bench_${a}`));
-  for (let i = 0; i < POSTS; i += 1) {
-    const author = authors[i % AUTHORS];
-    const form = new FormData();
-    form.append('caption', CAPTIONS[i % CAPTIONS.length]);
-    form.append('userId', author.id);
-    form.append(
-      'image',
-      new Blob([new Uint8Array(await photo(i))], { type: 'image/jpeg' }),
-      'photo.jpg',
-    );
-    const res = await fetch(`${url}/api/lolgram/posts`, {
-      method: 'POST',
-      body: form,
-      headers: { cookie: author.cookie },
-    });
-    if (res.status !== 201) throw new Error(`post: ${res.status} ${await res.text()}`);
-  }
-  // The automatic moderation check runs after each answer; a post shows once it has passed.
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const res = await fetch(`${url}/api/lolgram/posts/feed?limit=20`);
-    const feed = (await res.json()) as unknown[];
-    if (feed.length >= POSTS) return;
-    if (Date.now() > deadline)
-      throw new Error(`only ${feed.length} of ${POSTS} posts became visible in the feed`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-/** A few players with points, so that the boards of /play and /leaderboard have rows. */
-async function seedGame(url: string) {
-  const players = await createPlayers(url, PLAYERS, 'web');
-  await Promise.all(
-    players.map(async (player, i) => {
-      for (let t = 0; t <= i; t += 1) {
-        const res = await fetch(`${url}/api/tap`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', cookie: player.cookie },
-          body: JSON.stringify({
-            userId: player.userId,
-            sessionId: player.sessionId,
-            pointsPerTap: 1,
-          }),
-        });
-        if (!res.ok) throw new Error(`tap: ${res.status} ${await res.text()}`);
-      }
-    }),
-  );
-}
 
 async function audit(url: string, formFactor: FormFactor): Promise<Result> {
   const chrome = await chromeLauncher.launch({
@@ -269,7 +155,7 @@ async function main() {
   const reports = path.join(os.tmpdir(), `${scratch.name}-lighthouse`);
   fs.mkdirSync(reports, { recursive: true });
   try {
-    console.log(`seeding: ${POSTS} LOLGram posts by ${AUTHORS} authors, ${PLAYERS} players`);
+    console.log(`seeding: ${SEEDED}`);
     await seedLolgram(app.url);
     await seedGame(app.url);
     // One plain visit of each screen first, so that no run pays for the server's first reads.
@@ -385,7 +271,7 @@ async function main() {
       `Lighthouse ${runs.get('/ mobile')?.[0]?.lighthouseVersion ?? ''} driving the system Chromium (${CHROME_PATH}, headless), a fresh browser and profile per run (a first visit: no service worker, nothing cached), against the production build and server (NODE_ENV=production, a scratch Postgres database, no Redis); ${RUNS} runs of each route and form factor, the figure is the median of the runs (${minutes} min in all).`,
       "Mobile: Lighthouse's default phone emulation with simulated slow 4G and 4x CPU slowdown; desktop: its desktop config. Lighthouse does not adapt that slowdown to this machine's speed (it reports a benchmark index instead), so figures compare best within one run.",
       `The machine while Lighthouse ran: 1-minute load average median ${round(median(loads), 1)}, highest ${round(Math.max(...loads), 1)} on ${os.cpus().length} cores (other work shares it); Lighthouse's benchmark index median ${benchmarkIndex}. Load above the core count starves the browser's main thread, which the phone's 4x slowdown multiplies: Performance and TBT are the figures it moves.`,
-      `Seeded through the API: ${POSTS} LOLGram posts with 1600x1200 photo-like JPEGs by ${AUTHORS} authors (visible after the automatic moderation check, image check on) and ${PLAYERS} game players with points; pages are opened anonymously.`,
+      `Seeded through the API: ${SEEDED}; pages are opened anonymously.`,
       `/play JavaScript: the Script requests in Lighthouse's network records (network-requests audit), transfer size with headers as Chromium negotiated the encoding (it accepts brotli), median of the mobile runs; "KB gzip" is the bodies of the same scripts fetched again with \`Accept-Encoding: gzip\` (${sentRaw} of ${gzipped.length} came uncompressed, counted as sent); "named by its HTML" is the entry and the modules the prerendered HTML of /play preloads (the welcome dialog of a first visit loads after them). KB = 1000 bytes.`,
       'Aims: mobile Performance >= 95 and Accessibility, Best Practices, SEO = 100 on all four routes, /play first-visit JS under 150 KB gzipped. A benchmark, not a test: nothing fails on a low score.',
       'When the issue was filed (Lighthouse mobile, the system Chromium, before compression): Performance 79 on /, 66 on /play, 69 on /leaderboard, 64 on /lolgram (LCP 7.7 s).',
