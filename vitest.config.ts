@@ -15,6 +15,7 @@ export default defineConfig({
       include: ['backend/src/**', 'shared/src/**', 'frontend/src/**'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
+      reportOnFailure: true,
     },
     projects: [
       { test: { name: 'shared', root: 'shared', include: ['test/**/*.test.ts'] } },
