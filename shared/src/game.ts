@@ -66,6 +66,13 @@ export const tapBodySchema = z.object({
   pointsPerTap: z.literal(POINTS_PER_TAP, { error: `pointsPerTap must be ${POINTS_PER_TAP}` }),
   sessionPoints: ignoredFields.sessionPoints,
   sessionTaps: ignoredFields.sessionTaps,
+  /**
+   * Taps in this call (1 when absent): the taps a client kept while it could not reach the game
+   * go in a few calls, not one each. Counted whole or refused whole (429 when the player's
+   * allowance does not hold them all; without Retry-After when they are more than its burst);
+   * with an Idempotency-Key, the key names them all, counted once.
+   */
+  count: z.number().int().min(1).max(MAX_TAPS_PER_BATCH).optional(),
 });
 export type TapBody = z.infer<typeof tapBodySchema>;
 

@@ -73,11 +73,11 @@ export function gameRouter(service: GameService, gameConfig: GameConfig, secret:
 export function gameFastRoutes(service: GameService, secret: string): Record<string, FastRoute> {
   return {
     'POST /api/tap': async ({ body, headers }) => {
-      const { userId, sessionId } = parseInput(tapBodySchema, body);
+      const { userId, sessionId, count = 1 } = parseInput(tapBodySchema, body);
       const header = headers[TAP_KEY_HEADER.toLowerCase()];
       const key = header === undefined ? undefined : parseInput(tapKeySchema, header);
       const player = playerFromCookieHeader(headers.cookie, secret);
-      const { user, session } = await service.tap(player, { userId, sessionId, count: 1, key });
+      const { user, session } = await service.tap(player, { userId, sessionId, count, key });
       return { status: 200, body: { user, session } };
     },
   };

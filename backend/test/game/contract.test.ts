@@ -5,6 +5,7 @@ import {
   gameUserSchema,
   leaderboardCountrySchema,
   leaderboardUserSchema,
+  MAX_TAPS_PER_BATCH,
   messages,
   milestoneResponseSchema,
   rankResponseSchema,
@@ -206,6 +207,23 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
         key,
       );
       expect([other.body.user.totalTaps, other.body.session.sessionTaps]).toEqual([4, 1]);
+    });
+
+    it('counts a batch of taps in one call, and once when it is sent again with its key', async () => {
+      const player = await makePlayer(url, 'IS');
+      const first = await tap(url, player, { count: 12 }).set('Idempotency-Key', 'kept-1');
+      expect(first.status).toBe(200);
+      expect(expectAnswer(tapResultSchema, first.body)).toEqual({
+        user: { ...player.user, totalPoints: 12, totalTaps: 12 },
+        session: { ...player.session, sessionPoints: 12, sessionTaps: 12 },
+      });
+      const again = await tap(url, player, { count: 12 }).set('Idempotency-Key', 'kept-1');
+      expect([again.status, again.body]).toEqual([200, first.body]);
+      expect((await tap(url, player, { count: 3 })).body.user.totalTaps).toBe(15);
+      for (const count of [0, MAX_TAPS_PER_BATCH + 1, 1.5, '2']) {
+        expect((await tap(url, player, { count })).status, String(count)).toBe(400);
+      }
+      expect((await request(url).get(`/api/users/${player.user.id}`)).body.totalTaps).toBe(15);
     });
 
     it('refuses an Idempotency-Key that is not 1 to 64 letters, digits, - or _', async () => {

@@ -56,6 +56,20 @@ describe.each(storageModes)('anti-cheat tap rate (%s mode)', (mode) => {
     );
 
     it(
+      'refuses for good a batch of taps above the burst, counting none of it',
+      async () => {
+        const player = await makePlayer(server.url);
+        const above = await tap(server.url, player, { count: burst + 1 });
+        expect(above.status).toBe(429);
+        expect(above.headers['retry-after']).toBeUndefined();
+        expect((await tap(server.url, player, { count: burst })).status).toBe(200);
+        const user = (await request(server.url).get(`/api/users/${player.user.id}`)).body;
+        expect(user.totalTaps).toBe(burst);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    it(
       'keeps one player’s rate apart from another’s',
       async () => {
         const [a, b] = [await makePlayer(server.url), await makePlayer(server.url)];
