@@ -68,17 +68,51 @@ export class PostgresGameStore implements GameStore {
     return this.repo.insertSession(userId);
   }
 
-  /** Every counted batch is durable at once: its number (or its key) is written with its taps. */
-  async tap({
-    userId,
-    sessionId,
-    count,
-    seq = 0,
-    after = 0,
-    key,
-  }: PlayerBatch): Promise<TapOutcome> {
-    const tapKey = key ?? null;
-    const state = await this.repo.findSessionState(sessionId, tapKey, TAP_KEY_TTL_SECONDS);
+  /**
+   * Every counted batch is durable at once: its number (or its key) is written with its taps. A
+   * batch that counts takes one statement, the allowance taken first and given back when nothing
+   * was counted; why one did not count is read afterwards (a re-send, a refusal: rare).
+   */
+  async tap(batch: PlayerBatch): Promise<TapOutcome> {
+    const { userId, sessionId, count, seq = 0, after = 0, key } = batch;
+    const taken = this.buckets.take(userId, count);
+    if (taken) {
+      const result = await this.repo
+        .addTaps({
+          userId,
+          sessionId,
+          count,
+          seq,
+          after,
+          key: key ?? null,
+          keySeconds: TAP_KEY_TTL_SECONDS,
+          calendar: this.calendar,
+        })
+        .catch((error: unknown) => {
+          this.buckets.refund(userId, count);
+          throw error;
+        });
+      if (result) {
+        this.onChange();
+        const { user, session, lastSeq } = result;
+        const numbers = { seq: lastSeq, durableSeq: lastSeq };
+        return { kind: 'ok', counted: true, accepted: count, user, session, ...numbers };
+      }
+      this.buckets.refund(userId, count);
+    }
+    return this.notCounted(batch, taken);
+  }
+
+  /**
+   * Why a batch did not count, checked in the order the rules go: the session, the player, a
+   * re-send (answered with the totals), lost batches, and last the allowance (`taken`: it held
+   * the batch, and a concurrent re-send of it was counted first).
+   */
+  private async notCounted(
+    { userId, sessionId, count, seq = 0, after = 0, key }: PlayerBatch,
+    taken: boolean,
+  ): Promise<TapOutcome> {
+    const state = await this.repo.findSessionState(sessionId, key ?? null, TAP_KEY_TTL_SECONDS);
     if (!state) return { kind: 'no-session' };
     if (state.session.userId !== userId) return { kind: 'not-owner' };
     if (state.frozen) return { kind: 'frozen' };
@@ -87,33 +121,9 @@ export class PostgresGameStore implements GameStore {
       return { kind: 'lost', seq: state.lastSeq, durableSeq: state.lastSeq };
     }
     if (seq > 0 && seq <= state.lastSeq) return this.replay(userId, sessionId, count);
-    if (!this.buckets.take(userId, count)) {
-      const wait = this.buckets.msUntil(userId, count);
-      return { kind: 'rate-limited', retryAfterMs: Number.isFinite(wait) ? wait : null };
-    }
-    const result = await this.repo
-      .addTaps({
-        userId,
-        sessionId,
-        count,
-        seq,
-        key: tapKey,
-        keySeconds: TAP_KEY_TTL_SECONDS,
-        calendar: this.calendar,
-      })
-      .catch((error: unknown) => {
-        this.buckets.refund(userId, count);
-        throw error;
-      });
-    if (!result) {
-      // A concurrent re-send of this batch or key was counted first (or the session has gone).
-      this.buckets.refund(userId, count);
-      return this.replay(userId, sessionId, count);
-    }
-    this.onChange();
-    const { user, session, lastSeq } = result;
-    const numbers = { seq: lastSeq, durableSeq: lastSeq };
-    return { kind: 'ok', counted: true, accepted: count, user, session, ...numbers };
+    if (taken) return this.replay(userId, sessionId, count);
+    const wait = this.buckets.msUntil(userId, count);
+    return { kind: 'rate-limited', retryAfterMs: Number.isFinite(wait) ? wait : null };
   }
 
   async sessionNumbers(userId: string, sessionId: string): Promise<SessionOutcome> {
