@@ -29,8 +29,9 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       LOG_LEVEL: 'warn',
       // As `npm start` and the Docker image run it.
       MALLOC_ARENA_MAX: '2',
-      // A test machine shared with other work lags now and then: the tests of admission set it.
+      // A test machine shared with other work lags now and then: the tests of admission set these.
       ADMIT_EVENT_LOOP_LAG_MS: '60000',
+      ADMIT_TAP_WAIT_MS: '600000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -93,6 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Admission control by the process's capacity: a test machine shared with other work lags
     // now and then, and a suite opens sockets faster than players do; the tests of it set these.
     ADMIT_EVENT_LOOP_LAG_MS: '60000',
+    ADMIT_TAP_WAIT_MS: '600000',
     ADMIT_NEW_SOCKETS_PER_SECOND: '100000',
     REDIS_PREFIX: redisPrefix,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

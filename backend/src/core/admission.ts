@@ -16,6 +16,11 @@ export interface AdmissionLimits {
   newSocketsPerSecond: number;
   /** Tap batches this process holds waiting for its store (Redis, or Postgres without it). */
   tapsWaiting: number;
+  /**
+   * The longest (ms) the batches waiting may take the store, at the pace it has kept while busy:
+   * a slow store (the embedded database) refuses long before `tapsWaiting`.
+   */
+  tapWaitMs: number;
   /** Event-loop lag above which new sockets and new taps are refused. */
   eventLoopLagMs: number;
   /** Sent as Retry-After with a refusal. */
@@ -27,6 +32,7 @@ export function admissionLimits(
     Config,
     | 'ADMIT_NEW_SOCKETS_PER_SECOND'
     | 'ADMIT_TAPS_WAITING'
+    | 'ADMIT_TAP_WAIT_MS'
     | 'ADMIT_EVENT_LOOP_LAG_MS'
     | 'ADMIT_RETRY_AFTER_SECONDS'
   >,
@@ -34,6 +40,7 @@ export function admissionLimits(
   return {
     newSocketsPerSecond: config.ADMIT_NEW_SOCKETS_PER_SECOND,
     tapsWaiting: config.ADMIT_TAPS_WAITING,
+    tapWaitMs: config.ADMIT_TAP_WAIT_MS,
     eventLoopLagMs: config.ADMIT_EVENT_LOOP_LAG_MS,
     retryAfterSeconds: config.ADMIT_RETRY_AFTER_SECONDS,
   };
@@ -41,8 +48,9 @@ export function admissionLimits(
 
 /**
  * What one process takes on before it refuses new work, at once and cheaply, rather than queueing
- * it: new game sockets beyond a rate, tap batches beyond a number waiting for the store, and both
- * while the event loop lags. A refusal is a 503 with Retry-After (the handshake, POST /api/tap)
+ * it: new game sockets beyond a rate, tap batches beyond a number waiting for the store or beyond
+ * what the store clears in `tapWaitMs` at the pace it keeps while busy, and both while the event
+ * loop lags. A refusal is a 503 with Retry-After (the handshake, POST /api/tap)
  * or a 503 answer (a socket tap); the game screen keeps its taps and asks again after a jittered
  * wait, and socket.io-client retries a refused handshake with its jittered backoff. Work already
  * accepted goes on: a batch admitted waits behind at most `tapsWaiting - 1` others.
@@ -52,12 +60,20 @@ export class Admission {
   private lagMs = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly newSockets: TapBucket;
+  /** Tap batches the store finished since the last sample, and the time it had some waiting. */
+  private finished = 0;
+  private busyMs = 0;
+  private busySince = 0;
+  private sampledAt: number;
+  /** Batches the store finishes a millisecond while it has some (a moving average); 0: unknown. */
+  private pace = 0;
 
   constructor(
     readonly limits: AdmissionLimits,
     private readonly metrics: Metrics,
-    now: () => number = Date.now,
+    private readonly now: () => number = Date.now,
   ) {
+    this.sampledAt = now();
     this.newSockets = new TapBucket(
       { perSecond: limits.newSocketsPerSecond, burst: limits.newSocketsPerSecond },
       now,
@@ -74,6 +90,7 @@ export class Admission {
     const sample = () => {
       const now = performance.now();
       this.observeLag(now - expected);
+      this.observePace();
       expected = now + LAG_SAMPLE_MS;
       this.timer = setTimeout(sample, LAG_SAMPLE_MS);
       this.timer.unref();
@@ -96,6 +113,34 @@ export class Admission {
     this.lagMs = LAG_WEIGHT * Math.max(0, ms) + (1 - LAG_WEIGHT) * this.lagMs;
   }
 
+  /**
+   * Learns the store's pace from the batches it finished since the last sample, over the time it
+   * had some waiting, when that was most of the sample: a store that is seldom busy shows the
+   * time of one round trip, not how many batches it can take. A store that finished none while
+   * busy slows the pace down: what arrives meanwhile is refused sooner.
+   */
+  observePace(): void {
+    const now = this.now();
+    let busy = this.busyMs;
+    if (this.waiting > 0) {
+      busy += now - this.busySince;
+      this.busySince = now;
+    }
+    const finished = this.finished;
+    const window = now - this.sampledAt;
+    this.finished = 0;
+    this.busyMs = 0;
+    this.sampledAt = now;
+    if (busy <= 0 || busy < window / 2) return;
+    const pace = finished / busy;
+    this.pace = this.pace === 0 ? pace : LAG_WEIGHT * pace + (1 - LAG_WEIGHT) * this.pace;
+  }
+
+  /** Whether the batches waiting and one more would take the store longer than the bound. */
+  private storeBehind(): boolean {
+    return this.pace > 0 && (this.waiting + 1) / this.pace > this.limits.tapWaitMs;
+  }
+
   /** Batches counted as waiting for the store now. */
   get tapsWaiting(): number {
     return this.waiting;
@@ -113,16 +158,22 @@ export class Admission {
    * (ServiceUnavailableError, Retry-After).
    */
   async tap<T>(work: () => Promise<T>): Promise<T> {
-    const refusal = this.waiting >= this.limits.tapsWaiting ? 'taps_waiting' : this.overloaded();
+    const refusal =
+      this.waiting >= this.limits.tapsWaiting || this.storeBehind()
+        ? 'taps_waiting'
+        : this.overloaded();
     if (refusal) {
       this.metrics.admissionRefused('tap', refusal);
       throw new ServiceUnavailableError(SERVER_BUSY, this.limits.retryAfterSeconds);
     }
+    if (this.waiting === 0) this.busySince = this.now();
     this.waiting += 1;
     try {
       return await work();
     } finally {
       this.waiting -= 1;
+      this.finished += 1;
+      if (this.waiting === 0) this.busyMs += this.now() - this.busySince;
     }
   }
 

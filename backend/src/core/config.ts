@@ -278,6 +278,8 @@ export const envSchema = z
     ADMIT_NEW_SOCKETS_PER_SECOND: positiveInt(500),
     /** Tap batches waiting for the store at once; the next is refused. */
     ADMIT_TAPS_WAITING: positiveInt(2000),
+    /** The longest (ms) the batches waiting may take the store at its pace; the next is refused. */
+    ADMIT_TAP_WAIT_MS: positiveInt(500),
     /** Event-loop lag (ms) above which new sockets and taps are refused. */
     ADMIT_EVENT_LOOP_LAG_MS: positiveInt(200),
     ADMIT_RETRY_AFTER_SECONDS: positiveInt(2),

@@ -144,7 +144,13 @@ describe('admission control of new sockets', () => {
 describe('admission control while the event loop lags', () => {
   it('refuses new sockets and taps while the lag is above the bound, and takes them again after', async () => {
     const admission = new Admission(
-      { newSocketsPerSecond: 100, tapsWaiting: 10, eventLoopLagMs: 200, retryAfterSeconds: 2 },
+      {
+        newSocketsPerSecond: 100,
+        tapsWaiting: 10,
+        tapWaitMs: 500,
+        eventLoopLagMs: 200,
+        retryAfterSeconds: 2,
+      },
       new Metrics(),
     );
     // One long pause alone is not a loop that stays late.
@@ -159,5 +165,78 @@ describe('admission control while the event loop lags', () => {
     for (let i = 0; i < 5; i += 1) admission.observeLag(20);
     expect(admission.admitSocket()).toBeNull();
     expect(await admission.tap(async () => 'counted')).toBe('counted');
+  });
+});
+
+describe('admission control by the pace of the store', () => {
+  /** A batch's work that ends when the test says. */
+  function held() {
+    let finish!: () => void;
+    const done = new Promise<string>((resolve) => {
+      finish = () => resolve('counted');
+    });
+    return { work: () => done, finish };
+  }
+
+  /** Admission with the clock the test moves, and a bound of 100 ms of the store's work. */
+  function paced(metrics = new Metrics()) {
+    const clock = { now: 0 };
+    const limits = {
+      newSocketsPerSecond: 100,
+      tapsWaiting: 1000,
+      tapWaitMs: 100,
+      eventLoopLagMs: 200,
+      retryAfterSeconds: 2,
+    };
+    return { clock, admission: new Admission(limits, metrics, () => clock.now) };
+  }
+
+  it('refuses the batches the store would not clear in time at the pace it kept while busy', async () => {
+    const metrics = new Metrics();
+    const { clock, admission } = paced(metrics);
+    // Busy for a whole sample, the store clears 10 batches in 100 ms: one every 10 ms.
+    const first = Array.from({ length: 10 }, () => held());
+    const counted = first.map(({ work }) => admission.tap(work));
+    clock.now = 100;
+    for (const batch of first) batch.finish();
+    await Promise.all(counted);
+    admission.observePace();
+
+    // Ten waiting take it 100 ms: the bound. The eleventh would wait longer.
+    const next = Array.from({ length: 11 }, () => held());
+    const taken = next.slice(0, 10).map(({ work }) => admission.tap(work));
+    const eleventh = admission.tap(next[10].work);
+    next[10].finish();
+    await expect(eleventh).rejects.toMatchObject({
+      status: 503,
+      retryAfterSeconds: 2,
+    });
+    const refused = await metrics.registry
+      .getSingleMetric('tapgram_admission_refused_total')
+      ?.get();
+    expect(
+      refused?.values.find((v) => v.labels.work === 'tap' && v.labels.reason === 'taps_waiting')
+        ?.value,
+    ).toBe(1);
+    for (const batch of next) batch.finish();
+    expect(await Promise.all(taken)).toEqual(Array(10).fill('counted'));
+    // Cleared: the next batch waits behind none.
+    expect(await admission.tap(async () => 'counted')).toBe('counted');
+  });
+
+  it('learns nothing from a store seldom busy: one round trip is not its pace', async () => {
+    const { clock, admission } = paced();
+    // One batch of 20 ms in a 100 ms sample.
+    const one = held();
+    const counted = admission.tap(one.work);
+    clock.now = 20;
+    one.finish();
+    await counted;
+    clock.now = 100;
+    admission.observePace();
+    const burst = Array.from({ length: 50 }, () => held());
+    const taken = burst.map(({ work }) => admission.tap(work));
+    for (const batch of burst) batch.finish();
+    expect(await Promise.all(taken)).toEqual(Array(50).fill('counted'));
   });
 });
