@@ -93,7 +93,7 @@ async function measure(browser: Browser, url: string, label: string): Promise<Fi
     });
     const requests = new Map<string, string>();
     cdp.on('Network.responseReceived', (event) => requests.set(event.requestId, event.type));
-    // In the page's own terms (strings: this file is typechecked without the DOM's types).
+    // A string: this file is typechecked without the DOM's types.
     await page.addInitScript({
       content: `globalThis.lastLongTask = 0;
         new PerformanceObserver((list) => {
@@ -103,10 +103,13 @@ async function measure(browser: Browser, url: string, label: string): Promise<Fi
     });
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await page.goto(url, { waitUntil: 'load', timeout: LONGEST_WAIT_MS });
-    await page.waitForFunction(`performance.now() - globalThis.lastLongTask >= ${QUIET_MS}`, null, {
-      timeout: LONGEST_WAIT_MS,
-      polling: 500,
-    });
+    await page.waitForFunction(
+      (quiet) =>
+        performance.now() - (globalThis as unknown as { lastLongTask: number }).lastLongTask >=
+        quiet,
+      QUIET_MS,
+      { timeout: LONGEST_WAIT_MS, polling: 500 },
+    );
     const trace = await browser.stopTracing();
     if (TRACES) fs.writeFileSync(path.join(TRACES, `${label}.json`), trace);
     const events = (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
