@@ -14,12 +14,24 @@ export interface ServerProcess {
   output(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** Kills it at once (SIGKILL, kill -9: nothing is finished) and resolves when it is gone. */
+  kill(): Promise<void>;
 }
 
-/** Starts the backend as its own Node process, as ops would, and waits for its URL. */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts the backend as its own Node process, as ops would, and waits for its URL. `preload`:
+ * modules of test-support loaded before the app (`stall-queries.ts`).
+ */
+export async function spawnServer(
+  env: Record<string, string>,
+  { preload = [] }: { preload?: string[] } = {},
+): Promise<ServerProcess> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-proc-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const imports = preload.flatMap((name) => [
+    '--import',
+    fileURLToPath(new URL(name, import.meta.url)),
+  ]);
+  const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'src/main.ts'], {
     cwd: BACKEND_DIR,
     env: {
       ...process.env,
@@ -38,7 +50,8 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    // The embedded database's first start (its initdb) takes over a minute on a loaded machine.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 180_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /running at (http:\/\/\S+)/.exec(output);
@@ -64,6 +77,11 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       const code = await exited;
       await fs.rm(dataDir, { recursive: true, force: true });
       return code;
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+      await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }

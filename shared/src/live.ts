@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { postStatusSchema } from './admin';
+import { moderatedContentTypeSchema } from './admin';
 
 /**
  * The signed-in live channel: a Socket.IO namespace whose handshake takes the LOLGram session
@@ -8,20 +8,29 @@ import { postStatusSchema } from './admin';
  */
 export const LIVE_NAMESPACE = '/live';
 
-/** A post of the user moved: its automatic check ended, or a moderator decided. */
-export const postModerationPushSchema = z.object({
-  postId: z.string(),
-  status: postStatusSchema,
-  previous: postStatusSchema,
+/**
+ * Content of the user, of any type, moved in moderation: its automatic check ended, or a moderator
+ * decided. `status` and `previous` are the content's statuses (a post's, a comment's); `edit`: the
+ * move is of an edit of its text (its caption), which was checking and is now shown (`visible`) or
+ * held for a moderator, while the content itself stayed where it was.
+ */
+export const moderationPushSchema = z.object({
+  contentType: moderatedContentTypeSchema,
+  contentId: z.string(),
+  /** The post it is, or is on; null for content that is not on a post. */
+  postId: z.string().nullable(),
+  status: z.string(),
+  previous: z.string(),
+  edit: z.boolean(),
 });
-export type PostModerationPush = z.infer<typeof postModerationPushSchema>;
+export type ModerationPush = z.infer<typeof moderationPushSchema>;
 
 /** The user's unread notifications changed (at most one push a second, with the latest count). */
 export const notificationsPushSchema = z.object({ unread: z.number().int() });
 
 /** Every push of the live channel, by event name, with its payload's schema. */
 export const liveEventSchemas = {
-  'post.moderation': postModerationPushSchema,
+  moderation: moderationPushSchema,
   notifications: notificationsPushSchema,
 } as const;
 

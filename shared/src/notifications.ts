@@ -17,6 +17,9 @@ export const notificationKindSchema = z.enum([
   'post-held',
   'post-approved',
   'post-rejected',
+  'comment-held',
+  'comment-approved',
+  'comment-rejected',
 ]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 
@@ -104,5 +107,11 @@ export function notificationText(
       return 'Your post was approved and everyone can see it now';
     case 'post-rejected':
       return 'Your post was removed for breaking the community rules';
+    case 'comment-held':
+      return 'Your comment is being reviewed by a moderator before everyone can see it';
+    case 'comment-approved':
+      return 'Your comment was approved and everyone can see it now';
+    case 'comment-rejected':
+      return 'Your comment was removed for breaking the community rules';
   }
 }

@@ -287,6 +287,12 @@ export const envSchema = z
       .enum(['on', 'off'])
       .default('on')
       .transform((value) => value === 'on'),
+    /**
+     * How long a node has to deliver a recorded domain event (a notification, a push, a check)
+     * before another node takes it over: the longest a crashed node's events wait, and the first
+     * wait before the retry of a failed handler.
+     */
+    EVENTS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /** `off`: no notifications are written or pushed (the calls answer what is stored). */
     NOTIFICATIONS: z
       .enum(['on', 'off'])

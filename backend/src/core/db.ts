@@ -23,23 +23,41 @@ export async function toggleRow(
   return on ? 1 : -1;
 }
 
+/** What runs once the transaction of a client commits, by client (only inside withTransaction). */
+const committed = new WeakMap<pg.PoolClient, (() => void)[]>();
+
+/**
+ * Runs `then` once the transaction that `client` is in commits, after the client went back to the
+ * pool (never when it rolls back). Only a client of `withTransaction` has a transaction to wait for.
+ */
+export function onCommit(client: pg.PoolClient, then: () => void): void {
+  const waiting = committed.get(client);
+  if (!waiting) throw new Error('onCommit needs a client of withTransaction');
+  waiting.push(then);
+}
+
 /** Runs `work` in one transaction on one client, rolling back when it throws. */
 export async function withTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  const then: (() => void)[] = [];
+  committed.set(client, then);
+  let result: T;
   try {
     await client.query('BEGIN');
-    const result = await work(client);
+    result = await work(client);
     await client.query('COMMIT');
-    return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    committed.delete(client);
     client.release();
   }
+  for (const run of then) run();
+  return result;
 }
 
 /**

@@ -80,7 +80,14 @@ export async function startServer(
     redis = config.REDIS_URL
       ? await openRedis(config.REDIS_URL, logger, () => metrics.redisError('main'))
       : null;
-    events = await createEventBus({ redis, prefix: config.REDIS_PREFIX, logger });
+    events = await createEventBus({
+      redis,
+      prefix: config.REDIS_PREFIX,
+      logger,
+      pool: db.pool,
+      leaseSeconds: config.EVENTS_LEASE_SECONDS,
+      registry: metrics.registry,
+    });
   } catch (error) {
     if (redis) redis.disconnect();
     await db.close().catch(() => undefined);
@@ -184,6 +191,8 @@ export async function startServer(
     }
     for (const feature of features) feature.attachSocket?.(io);
     for (const feature of features) await feature.start?.();
+    // Every handler is in place: what a stopped node left undelivered is delivered now.
+    events.start();
 
     if (metricsServer) await listen(metricsServer, config.METRICS_PORT ?? 0, config.METRICS_HOST);
     await listen(httpServer, config.PORT, config.HOST);

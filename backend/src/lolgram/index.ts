@@ -72,12 +72,13 @@ export function createLolgramFeature(
       moderatedComments({ comments: commentsRepository, events }),
     ],
     imageClassifier: classifier,
+    live,
   });
   const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events, {
     firstComments: (postIds, viewerId) =>
       commentsRepository.firstComments(postIds, viewerId, FEED_CARD_COMMENTS),
   });
-  handlePostEvents(events, { feedCache, live });
+  handlePostEvents(events, { feedCache });
   const notifications = createNotifications(deps, live);
   const previews = new LinkPreviews(db.pool, images, logger, deps.now);
   previews.listen(events);

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/core/events';
 import { createLogger } from '../../src/core/logger';
@@ -13,10 +14,12 @@ declare module '../../src/core/events' {
 }
 
 const silent = createLogger('silent');
+/** The outbox of a bus that only emits: never asked, so never connected. */
+const noOutbox = () => ({ pool: new pg.Pool(), leaseSeconds: 30 });
 
 describe('domain events on one node', () => {
   it('runs every handler after the emit returns, each with the payload', async () => {
-    const bus = await createEventBus({ redis: null, prefix: 'x', logger: silent });
+    const bus = await createEventBus({ redis: null, prefix: 'x', logger: silent, ...noOutbox() });
     const seen: string[] = [];
     bus.on('test.happened', ({ n }) => void seen.push(`a${n}`));
     bus.on('test.happened', ({ n }) => void seen.push(`b${n}`), { where: 'every-node' });
@@ -30,7 +33,7 @@ describe('domain events on one node', () => {
     const errors: unknown[] = [];
     const logger = createLogger('silent');
     logger.error = ((obj: unknown) => void errors.push(obj)) as typeof logger.error;
-    const bus = await createEventBus({ redis: null, prefix: 'x', logger });
+    const bus = await createEventBus({ redis: null, prefix: 'x', logger, ...noOutbox() });
     const seen: number[] = [];
     bus.on('test.happened', () => {
       throw new Error('broken handler');
@@ -62,7 +65,7 @@ describe.runIf(await redisAvailable())('domain events across nodes on one Redis'
   async function node(): Promise<EventBus> {
     const redis = new Redis(TEST_REDIS_URL);
     redises.push(redis);
-    const bus = await createEventBus({ redis, prefix, logger: silent });
+    const bus = await createEventBus({ redis, prefix, logger: silent, ...noOutbox() });
     buses.push(bus);
     return bus;
   }

@@ -93,7 +93,7 @@ describe('the signed-in live channel', () => {
     expect(own.socket.connected).toBe(true);
   });
 
-  it('pushes a post moderation to its author only, on every socket they have', async () => {
+  it("pushes a post's moderation to its author only, on every socket they have", async () => {
     const [alice, bob] = [await makeAccount(server.url), await makeAccount(server.url)];
     const aliceTabs = [
       await connect(server.url, alice.cookie),
@@ -103,29 +103,78 @@ describe('the signed-in live channel', () => {
 
     const alicePost = await heldPost(alice);
     for (const tab of aliceTabs) {
-      expect(await tab.next('post.moderation', (p) => p.status === 'held')).toEqual({
+      expect(await tab.next('moderation', (p) => p.status === 'held')).toEqual({
+        contentType: 'post',
+        contentId: alicePost,
         postId: alicePost,
         status: 'held',
         previous: 'checking',
+        edit: false,
       });
     }
     await approve(admin, alicePost);
     for (const tab of aliceTabs) {
-      expect(await tab.next('post.moderation', (p) => p.status === 'visible')).toEqual({
+      expect(await tab.next('moderation', (p) => p.status === 'visible')).toEqual({
+        contentType: 'post',
+        contentId: alicePost,
         postId: alicePost,
         status: 'visible',
         previous: 'held',
+        edit: false,
       });
     }
     // Bob's own push comes after Alice's: had hers reached him, it would be in his list by now.
     const bobPost = await heldPost(bob);
-    await bobTab.next('post.moderation', (p) => p.postId === bobPost);
+    await bobTab.next('moderation', (p) => p.postId === bobPost);
     const moderationPushes = (pushes: Push[]) =>
-      pushes.flatMap((push) => (push.event === 'post.moderation' ? [push.payload.postId] : []));
+      pushes.flatMap((push) => (push.event === 'moderation' ? [push.payload.postId] : []));
     expect(moderationPushes(bobTab.pushes)).toEqual([bobPost]);
     for (const tab of aliceTabs) {
       expect(new Set(moderationPushes(tab.pushes))).toEqual(new Set([alicePost]));
     }
+  });
+
+  it("pushes a comment's check outcome and a moderator's decision to its author, as a post's", async () => {
+    const [author, commenter] = [await makeAccount(server.url), await makeAccount(server.url)];
+    const posted = await makePost(author, await makeJpeg(), { caption: 'fine' });
+    const postId = posted.body.id as string;
+    await expect
+      .poll(async () => (await request(server.url).get(`/api/lolgram/posts/${postId}`)).status)
+      .toBe(200);
+    const tab = await connect(server.url, commenter.cookie);
+    const clean = await commenter.agent
+      .post(`/api/lolgram/posts/${postId}/comments`)
+      .send({ text: 'nice one' })
+      .expect(201);
+    const rude = await commenter.agent
+      .post(`/api/lolgram/posts/${postId}/comments`)
+      .send({ text: PROFANE })
+      .expect(201);
+    const outcome = (contentId: string, previous: string, status: string) => ({
+      contentType: 'comment',
+      contentId,
+      postId,
+      status,
+      previous,
+      edit: false,
+    });
+    expect(await tab.next('moderation', (p) => p.contentId === clean.body.id)).toEqual(
+      outcome(clean.body.id, 'checking', 'visible'),
+    );
+    expect(await tab.next('moderation', (p) => p.contentId === rude.body.id)).toEqual(
+      outcome(rude.body.id, 'checking', 'held'),
+    );
+    const { body: queue } = await admin.agent.get('/api/lolgram/admin/moderation/queue');
+    const item = (queue as { id: string; contentId: string }[]).find(
+      (i) => i.contentId === rude.body.id,
+    );
+    await admin.agent
+      .post(`/api/lolgram/admin/moderation/${item?.id}`)
+      .send({ decision: 'rejected' })
+      .expect(200);
+    expect(await tab.next('moderation', (p) => p.status === 'rejected')).toEqual(
+      outcome(rude.body.id, 'held', 'rejected'),
+    );
   });
 
   it("ends a session's sockets when it signs out, and only that session's", async () => {
@@ -137,7 +186,7 @@ describe('the signed-in live channel', () => {
     expect(await leaving.ended).toBe('io server disconnect');
     // The other browser still hears about the user's posts.
     const postId = await heldPost(second);
-    await staying.next('post.moderation', (p) => p.postId === postId);
+    await staying.next('moderation', (p) => p.postId === postId);
     expect(staying.socket.connected).toBe(true);
   });
 
@@ -207,12 +256,15 @@ describe.runIf(await redisAvailable())('the live channel across two server proce
     const author = await makeAccount(a.url);
     const onB = await connect(b.url, author.cookie);
     const postId = await heldPost(author);
-    await onB.next('post.moderation', (p) => p.postId === postId && p.status === 'held');
+    await onB.next('moderation', (p) => p.postId === postId && p.status === 'held');
     await approve(admin, postId);
-    expect(await onB.next('post.moderation', (p) => p.status === 'visible')).toEqual({
+    expect(await onB.next('moderation', (p) => p.status === 'visible')).toEqual({
+      contentType: 'post',
+      contentId: postId,
       postId,
       status: 'visible',
       previous: 'held',
+      edit: false,
     });
   });
 

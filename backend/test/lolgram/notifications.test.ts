@@ -276,6 +276,59 @@ describe.each(storageModes)('LOLGram notifications (%s storage)', (mode) => {
     expect(JSON.stringify(n)).not.toContain(admin.user.id);
   });
 
+  it("tells a comment's author that a moderator removed it, or held and approved it, as for a post", async () => {
+    const [author, commenter] = await accounts(server.url, 2);
+    const post = await makeVisiblePost(author);
+    const comment = async (text: string) =>
+      (
+        (
+          await commenter.agent
+            .post(`/api/lolgram/posts/${post.id}/comments`)
+            .send({ text })
+            .expect(201)
+        ).body as { id: string }
+      ).id;
+    const removed = await comment('a remark someone reports');
+    await expect
+      .poll(
+        async () =>
+          (await server.db.pool.query('SELECT status FROM post_comments WHERE id = $1', [removed]))
+            .rows[0]?.status,
+      )
+      .toBe('visible');
+    await author.agent
+      .post(`/api/lolgram/comments/${removed}/report`)
+      .send({ reason: 'harassment' })
+      .expect(201);
+    await decide(admin, removed, 'rejected');
+    await settled();
+    const [told, ...rest] = await list(commenter);
+    expect(rest).toEqual([]);
+    expect(told).toMatchObject({
+      kind: 'comment-rejected',
+      postId: post.id,
+      commentId: removed,
+      actors: [],
+      actorCount: 0,
+    });
+    expect(notificationText(told)).toBe(
+      'Your comment was removed for breaking the community rules',
+    );
+    expect(JSON.stringify(told)).not.toContain(admin.user.id);
+
+    const held = await comment(PROFANE);
+    await expect
+      .poll(async () => (await list(commenter)).map((n) => n.kind))
+      .toEqual(['comment-held', 'comment-rejected']);
+    await decide(admin, held, 'approved');
+    await settled();
+    expect((await list(commenter)).map((n) => [n.kind, n.commentId])).toEqual([
+      ['comment-approved', held],
+      ['comment-held', held],
+      ['comment-rejected', removed],
+    ]);
+  });
+
   it('pages newest first by cursor, marks read up to what was seen, and keeps to its owner', async () => {
     const [owner, stranger, ...fans] = await accounts(server.url, 5);
     const posts = [];

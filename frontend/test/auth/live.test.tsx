@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useAuth, useLiveConnect, useLiveEvent } from '../../src/features/auth';
 import { LIVE_RETRY_FIRST_MS } from '../../src/features/auth/live-client';
-import { makeUser } from '../lolgram/builders';
+import { makeUser, postMoved } from '../lolgram/builders';
 import { json, noContent, stubFetchForEachTest } from '../lolgram/fetch-stub';
 import { renderWithApp, signIn } from '../lolgram/render';
 import { fakeLiveSockets } from './fake-live';
@@ -16,8 +16,8 @@ function Follower() {
   const auth = useAuth();
   const [pushed, setPushed] = useState<string[]>([]);
   const [connects, setConnects] = useState(0);
-  useLiveEvent('post.moderation', ({ postId, status }) =>
-    setPushed((seen) => [...seen, `${postId} ${status}`]),
+  useLiveEvent('moderation', ({ contentId, status }) =>
+    setPushed((seen) => [...seen, `${contentId} ${status}`]),
   );
   useLiveConnect(() => setConnects((n) => n + 1));
   return (
@@ -63,13 +63,9 @@ describe('the live channel of the signed-in user', () => {
     await waitFor(() => expect(sockets[0]?.connects).toBe(1));
     act(() => sockets[0].open());
     expect(text('connects')).toBe('1');
-    act(() =>
-      sockets[0].push('post.moderation', { postId: 'p1', status: 'held', previous: 'checking' }),
-    );
+    act(() => sockets[0].push('moderation', postMoved('p1', 'checking', 'held')));
     act(() => sockets[0].open());
-    act(() =>
-      sockets[0].push('post.moderation', { postId: 'p1', status: 'visible', previous: 'held' }),
-    );
+    act(() => sockets[0].push('moderation', postMoved('p1', 'held', 'visible')));
     expect(text('pushed')).toBe('p1 held, p1 visible');
     expect(text('connects')).toBe('2');
     view.unmount();

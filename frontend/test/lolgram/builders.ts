@@ -1,4 +1,4 @@
-import type { LolgramUser, MeAnswer, Post, StoredSession } from '@tapgram/shared';
+import type { LolgramUser, MeAnswer, ModerationPush, Post, StoredSession } from '@tapgram/shared';
 
 let sequence = 0;
 const nextId = () => {
@@ -60,4 +60,9 @@ export function makeSession(
     timestamp: Date.now(),
     ...overrides,
   };
+}
+
+/** The live push of a post of the user moving in moderation (its check ended, or a decision). */
+export function postMoved(postId: string, previous: string, status: string): ModerationPush {
+  return { contentType: 'post', contentId: postId, postId, status, previous, edit: false };
 }

@@ -1,15 +1,17 @@
 // @vitest-environment happy-dom
 import { commentMessages, type Comment, type CommentPage } from '@tapgram/shared';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { LolgramAuth } from '../../src/features/lolgram/LolgramAuth';
 import { PostPage } from '../../src/features/lolgram/PostPage';
 import { createQueryClient } from '../../src/lib/query-client';
+import { fakeLiveSockets } from '../auth/fake-live';
 import { makePost, makeUser } from './builders';
 import { json, noContent, stubFetchForEachTest } from './fetch-stub';
-import { signIn } from './render';
+import { renderWithApp, signIn } from './render';
 
 const api = stubFetchForEachTest();
 
@@ -91,5 +93,50 @@ describe('a post’s thread on its page', () => {
     await userEvent.clear(box);
     await userEvent.click(screen.getByRole('button', { name: 'Post' }));
     expect(await screen.findByText('Write a comment first')).toBeTruthy();
+  });
+
+  it('shows where the check left the reader’s own comment when the server pushes it, with no polling', async () => {
+    // No interval ever fires: what the thread learns, it learns from the push.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const sockets = fakeLiveSockets();
+    const me = makeUser({ username: 'carol' });
+    signIn(api, me);
+    const post = makePost({ caption: 'a cat', commentCount: 0 });
+    const mine = comment({ postId: post.id, userId: me.id, username: 'carol', text: 'my take' });
+    let checked = false;
+    api
+      .on('GET', `/api/lolgram/posts/${post.id}`, () => json(post))
+      .on('GET', new RegExp(`^/api/lolgram/posts/${post.id}/comments\\?`), () =>
+        json({
+          comments: [checked ? mine : { ...mine, moderation: 'checking' }],
+          nextCursor: null,
+          commentCount: checked ? 1 : 0,
+          commentsOff: false,
+        } satisfies CommentPage),
+      )
+      .on('POST', '/api/lolgram/posts/views', () => noContent());
+    renderWithApp(
+      <LolgramAuth>
+        <PostPage />
+      </LolgramAuth>,
+      { auth: false, route: `/lolgram/p/${post.id}`, path: '/lolgram/p/:postId' },
+    );
+    expect(await screen.findByText('Checking…')).toBeTruthy();
+    await waitFor(() => expect(sockets).toHaveLength(1));
+    act(() => sockets[0].open());
+    checked = true;
+    act(() =>
+      sockets[0].push('moderation', {
+        contentType: 'comment',
+        contentId: mine.id,
+        postId: post.id,
+        status: 'visible',
+        previous: 'checking',
+        edit: false,
+      }),
+    );
+    await waitFor(() => expect(screen.queryByText('Checking…')).toBeNull());
+    expect(screen.getByText('my take')).toBeTruthy();
   });
 });

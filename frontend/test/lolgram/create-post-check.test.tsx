@@ -12,7 +12,7 @@ import { lolgramKeys } from '../../src/features/lolgram/hooks/query-keys';
 import { dismiss, useToast } from '../../src/hooks/use-toast';
 import { createQueryClient } from '../../src/lib/query-client';
 import { fakeLiveSockets, type FakeLiveSocket } from '../auth/fake-live';
-import { makePost, makeUser } from './builders';
+import { makePost, makeUser, postMoved } from './builders';
 import { json, stubFetch, type FetchStub } from './fetch-stub';
 
 const FEED = '/api/lolgram/posts/feed?limit=20';
@@ -80,9 +80,7 @@ describe('sharing a post that is checked before everyone sees it', () => {
 
     // The check ends on the server, which tells the author's screens.
     checked = true;
-    act(() =>
-      live.push('post.moderation', { postId: created.id, status: 'visible', previous: 'checking' }),
-    );
+    act(() => live.push('moderation', postMoved(created.id, 'checking', 'visible')));
     await waitFor(() => expect(feed()[0]?.moderation).toBeUndefined());
     expect(feed().map((p) => p.id)).toEqual([created.id]);
   });
@@ -98,9 +96,7 @@ describe('sharing a post that is checked before everyone sees it', () => {
       );
     const { hook, live } = await renderCreatePost(me.id);
     await share(hook, me.id);
-    act(() =>
-      live.push('post.moderation', { postId: created.id, status: 'held', previous: 'checking' }),
-    );
+    act(() => live.push('moderation', postMoved(created.id, 'checking', 'held')));
     await waitFor(() =>
       expect(hook.result.current.toasts.map((t) => t.title)).toContain('Under review'),
     );

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { LolgramAuth } from '../../src/features/lolgram/LolgramAuth';
 import { ProfileTab } from '../../src/features/lolgram/tabs/ProfileTab';
 import { fakeLiveSockets } from '../auth/fake-live';
-import { makePost, makeUser } from './builders';
+import { makePost, makeUser, postMoved } from './builders';
 import { json, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp, signIn } from './render';
 
@@ -35,13 +35,7 @@ describe('your own profile', () => {
     act(() => sockets[0].open());
     // The check ends on the server, which tells the author's screens.
     checked = true;
-    act(() =>
-      sockets[0].push('post.moderation', {
-        postId: post.id,
-        status: 'visible',
-        previous: 'checking',
-      }),
-    );
+    act(() => sockets[0].push('moderation', postMoved(post.id, 'checking', 'visible')));
     await waitFor(() => expect(screen.queryByText('Checking…')).toBeNull(), { timeout: 5000 });
     expect(screen.getByAltText('fresh joke')).toBeTruthy();
   });

@@ -65,21 +65,26 @@ export class CommentsService {
     await this.limits.perPost.take(postId, commentMessages.tooManyOnPost);
     let id: string;
     try {
-      id = await withTransaction(this.pool, (client) =>
-        this.comments.insert(client, {
+      id = await withTransaction(this.pool, async (client) => {
+        const commentId = await this.comments.insert(client, {
           postId,
           userId: viewer.id,
           parentId,
           threadSeq,
           text: body.text,
-        }),
-      );
+        });
+        await this.events.record(client, 'comment.created', {
+          commentId,
+          postId,
+          authorId: viewer.id,
+        });
+        return commentId;
+      });
     } catch (error) {
       // The post or the comment answered was deleted meanwhile.
       if (violates(error, 'foreignKey')) throw postNotFound();
       throw error;
     }
-    this.events.emit('comment.created', { commentId: id, postId, authorId: viewer.id });
     const comment = await this.comments.one(id, viewer.id);
     if (!comment) throw commentNotFound();
     return comment;
@@ -120,12 +125,15 @@ export class CommentsService {
         !(await this.blocks.isBlockedEitherWay(viewer.id, comment.userId));
       throw readable ? new ForbiddenError(commentMessages.onlyOwnOrPostAuthor) : commentNotFound();
     }
-    const deleted = await withTransaction(this.pool, (client) =>
-      this.comments.delete(client, commentId),
-    );
+    const deleted = await withTransaction(this.pool, async (client) => {
+      const gone = await this.comments.delete(client, commentId);
+      if (gone) {
+        await this.events.record(client, 'comment.deleted', { commentId, postId: gone.postId });
+        await this.events.record(client, 'comment.changed', { postId: gone.postId });
+      }
+      return gone;
+    });
     if (!deleted) throw commentNotFound();
-    this.events.emit('comment.deleted', { commentId, postId: deleted.postId });
-    this.events.emit('comment.changed', { postId: deleted.postId });
   }
 
   /** The post's author turns its comments off (no new comment or reply) or on again. */

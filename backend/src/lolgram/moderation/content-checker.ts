@@ -91,7 +91,7 @@ export class ContentChecker {
     const { score, reasons, complete } = scored;
     if (complete && score < this.settings.queueThreshold) return;
     const hold = score >= this.settings.holdThreshold;
-    const moved = await withTransaction(this.pool, async (client) => {
+    await withTransaction(this.pool, async (client) => {
       const move = hold && type.holdAgain ? await type.holdAgain(client, id) : null;
       const held = move !== null && move.was !== move.now;
       const why = reasons.join(', ') || 'score at the queue threshold';
@@ -102,9 +102,8 @@ export class ContentChecker {
         reason: `Edited, automatic check ${score.toFixed(2)}${held ? ', held' : ''}: ${why}`,
         report: false,
       });
-      return move;
+      if (move) await this.types.moved(client, type, id, move);
     });
-    if (moved && moved.was !== moved.now) type.announce(id, moved);
   }
 
   private async check(type: ModeratedContent, id: string): Promise<void> {
@@ -114,7 +113,7 @@ export class ContentChecker {
     const hold = score >= this.settings.holdThreshold;
     const needsLook = !complete || score >= this.settings.queueThreshold;
     const contentType: ModeratedContentType = type.type;
-    const moved = await withTransaction(this.pool, async (client) => {
+    await withTransaction(this.pool, async (client) => {
       const move = await type.finishCheck(client, id, score, hold);
       // Only the check that ended the 'checking' state queues: not a late one after a decision.
       if (move && needsLook) {
@@ -128,8 +127,7 @@ export class ContentChecker {
           report: false,
         });
       }
-      return move;
+      if (move) await this.types.moved(client, type, id, move);
     });
-    if (moved && moved.was !== moved.now) type.announce(id, moved);
   }
 }

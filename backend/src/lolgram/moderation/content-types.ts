@@ -1,5 +1,7 @@
 import type { ModeratedContentType, ModerationDecision, QueueEntryOf } from '@tapgram/shared';
 import type pg from 'pg';
+import type { EventBus } from '../../core/events';
+import './events';
 import type { Score } from './scoring';
 
 /** Where a decision or a check left a piece of content (of statuses `S`), and whose it is. */
@@ -7,7 +9,7 @@ export interface ContentMove<S extends string = string> {
   authorId: string;
   was: S;
   now: S;
-  /** The post that content on a post (a comment) is on. */
+  /** The post the content is (a post), or is on (a comment); absent for content on no post. */
   postId?: string;
 }
 
@@ -49,8 +51,8 @@ export interface ModeratedContent<
   ): Promise<{ id: string; createdAt: string }[]>;
   /** In the decision's transaction: what approving or rejecting does to the item (null: gone). */
   decide(client: pg.PoolClient, id: string, decision: ModerationDecision): Promise<M | null>;
-  /** After the transaction of a move that changed the item: tells whoever cares. */
-  announce(id: string, move: M): void;
+  /** In the transaction of a move that changed the item: tells whoever cares (recorded events). */
+  announce(client: pg.PoolClient, id: string, move: M): Promise<void>;
   /** What the dashboard shows of each item that still exists, by id. */
   previews(ids: string[]): Promise<Map<string, NonNullable<PreviewOf<T>>>>;
 }
@@ -59,8 +61,30 @@ export interface ModeratedContent<
 export class ContentTypes {
   private readonly byType = new Map<ModeratedContentType, ModeratedContent>();
 
-  constructor(types: ModeratedContent[]) {
+  constructor(
+    types: ModeratedContent[],
+    private readonly events: EventBus,
+  ) {
     for (const type of types) this.byType.set(type.type, type);
+  }
+
+  /**
+   * In the transaction of a check or a decision that moved an item: its type tells whoever cares
+   * of that type, and `moderation.moved` tells its author, whatever the type (nothing when it
+   * stayed where it was).
+   */
+  async moved(client: pg.PoolClient, type: ModeratedContent, id: string, move: ContentMove) {
+    if (move.was === move.now) return;
+    await type.announce(client, id, move);
+    await this.events.record(client, 'moderation.moved', {
+      contentType: type.type,
+      contentId: id,
+      authorId: move.authorId,
+      postId: move.postId ?? null,
+      was: move.was,
+      now: move.now,
+      edit: false,
+    });
   }
 
   all(): ModeratedContent[] {

@@ -3,6 +3,21 @@ import type { ModeratedContentType, ModerationDecision } from '@tapgram/shared';
 declare module '../../core/events' {
   interface DomainEvents {
     /**
+     * Content of any type moved in moderation: its automatic check ended, or a moderator decided
+     * (`was`, `now`: the content's statuses); `edit`: an edit of its text, which was checking, is
+     * now shown (`visible`) or held, while the content stayed where it was.
+     */
+    'moderation.moved': {
+      contentType: ModeratedContentType;
+      contentId: string;
+      authorId: string;
+      /** The post the content is, or is on; null for content that is not on a post. */
+      postId: string | null;
+      was: string;
+      now: string;
+      edit: boolean;
+    };
+    /**
      * A moderator decided a queue item, of any content type; `reporterIds` are the users whose
      * reports the item gathered (none when only the automatic check queued it).
      */

@@ -1,4 +1,5 @@
 import type { FeatureDeps } from '../../core/feature';
+import type { Live } from '../../live';
 import type { CommentsRepository } from '../comments/comments-repository';
 import type { PostsRepository } from '../posts/posts-repository';
 import { ContentChecker } from './content-checker';
@@ -7,6 +8,7 @@ import { closeQueueOfDeletedContent } from './deleted-posts';
 import { moderationRouter } from './moderation-routes';
 import { ModerationService } from './moderation-service';
 import { NsfwClassifier } from './nsfw-classifier';
+import { pushOutcomes } from './outcome-pushes';
 import { QueueRepository } from './queue-repository';
 import type { ImageClassifier } from './scoring';
 import { StatsRepository } from './stats-repository';
@@ -29,15 +31,17 @@ export interface ModerationParts {
   contentTypes: ModeratedContent[];
   /** The image check, if any: warmed up at start, its state on the dashboard. */
   imageClassifier: ImageClassifier | null;
+  /** Where authors hear of their content's moves. */
+  live: Live;
 }
 
 /** Moderation: the automatic check of new content, reports, the queue, decisions, analytics. */
 export function createModeration(
   { config, logger, db, redis, events }: FeatureDeps,
-  { posts, comments, contentTypes, imageClassifier }: ModerationParts,
+  { posts, comments, contentTypes, imageClassifier, live }: ModerationParts,
 ) {
   const queue = new QueueRepository(db.pool);
-  const types = new ContentTypes(contentTypes);
+  const types = new ContentTypes(contentTypes, events);
   const checker = new ContentChecker(
     db.pool,
     queue,
@@ -58,6 +62,7 @@ export function createModeration(
     events,
   );
   closeQueueOfDeletedContent(events, queue);
+  pushOutcomes(events, live);
   const imageCheckState = () => imageClassifier?.state() ?? 'off';
   /** In the background: the image model loads and unfinished checks run again. */
   function start(): void {

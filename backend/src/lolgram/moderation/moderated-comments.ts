@@ -47,9 +47,9 @@ export function moderatedComments({
         : comments.move(client, id, ['checking', 'visible', 'held'], 'rejected'),
 
     // A comment becomes visible once: after its check, or when a moderator approves it held.
-    announce(id, move) {
+    async announce(client, id, move) {
       if (move.now === 'visible') {
-        events.emit('comment.added', {
+        await events.record(client, 'comment.added', {
           commentId: id,
           postId: move.postId,
           postAuthorId: move.postAuthorId,
@@ -58,7 +58,7 @@ export function moderatedComments({
           parentAuthorId: move.parentAuthorId,
         });
       }
-      events.emit('comment.changed', { postId: move.postId });
+      await events.record(client, 'comment.changed', { postId: move.postId });
     },
 
     previews: (ids) => comments.previews(ids),

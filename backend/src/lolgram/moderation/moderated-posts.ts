@@ -6,10 +6,11 @@ import type { Move, PostsRepository } from '../posts/posts-repository';
 import type { ContentMove, ModeratedContent } from './content-types';
 import type { PostScorer } from './scoring';
 
-const asContentMove = (move: Move): ContentMove<PostStatus> => ({
+const asContentMove = (postId: string, move: Move): ContentMove<PostStatus> => ({
   authorId: move.userId,
   was: move.was,
   now: move.now,
+  postId,
 });
 
 /**
@@ -40,7 +41,7 @@ export function moderatedPosts({
 
     async holdAgain(client, id) {
       const move = await posts.move(client, id, ['visible'], 'held');
-      return move && asContentMove(move);
+      return move && asContentMove(id, move);
     },
 
     async score(id) {
@@ -51,7 +52,7 @@ export function moderatedPosts({
 
     async finishCheck(client, id, score, hold) {
       const move = await posts.finishCheck(client, id, score, hold);
-      return move?.was === 'checking' ? asContentMove(move) : null;
+      return move?.was === 'checking' ? asContentMove(id, move) : null;
     },
 
     unchecked: (until, limit, after) => posts.unchecked(until, limit, after),
@@ -63,17 +64,16 @@ export function moderatedPosts({
         decision === 'approved'
           ? await posts.move(client, id, ['held'], 'visible')
           : await posts.move(client, id, ['checking', 'visible', 'held'], 'rejected');
-      return move && asContentMove(move);
+      return move && asContentMove(id, move);
     },
 
-    announce(id, move) {
-      events.emit('post.visibility-changed', {
+    announce: (client, id, move) =>
+      events.record(client, 'post.visibility-changed', {
         postId: id,
         authorId: move.authorId,
         was: move.was,
         now: move.now,
-      });
-    },
+      }),
 
     previews: (ids) => posts.previews(ids),
   };

@@ -138,27 +138,27 @@ export class ModerationService {
         notes: notes?.trim() || moderationNotes[decision],
       });
       if (decided.outcome !== 'decided') return decided;
-      const type = this.types.of(decided.contentType);
-      const move = (await type?.decide(client, decided.contentId, decision)) ?? null;
-      const reporterIds = await this.queueRepo.reporters(client, queueId);
-      return { ...decided, move, reporterIds };
+      const { contentType, contentId } = decided;
+      const type = this.types.of(contentType);
+      const move = (await type?.decide(client, contentId, decision)) ?? null;
+      if (type && move) await this.types.moved(client, type, contentId, move);
+      await this.events.record(client, 'moderation.decided', {
+        queueId,
+        contentType,
+        contentId,
+        postId: contentType === 'post' ? contentId : (move?.postId ?? null),
+        decision,
+        moderatorId: moderator.id,
+        reporterIds: await this.queueRepo.reporters(client, queueId),
+      });
+      return { ...decided, move };
     });
     if (result.outcome !== 'decided') {
       throw result.outcome === 'missing'
         ? new NotFoundError('Queue item not found')
         : new ConflictError('This item has already been decided');
     }
-    const { contentType, contentId, move, reporterIds } = result;
-    if (move && move.was !== move.now) this.types.of(contentType)?.announce(contentId, move);
-    this.events.emit('moderation.decided', {
-      queueId,
-      contentType,
-      contentId,
-      postId: contentType === 'post' ? contentId : (move?.postId ?? null),
-      decision,
-      moderatorId: moderator.id,
-      reporterIds,
-    });
+    const { contentType, move } = result;
     // The answer names the statuses of a post, as it always has (null for other content).
     const post = contentType === 'post' ? (move as ContentMove<PostStatus> | null) : null;
     return {

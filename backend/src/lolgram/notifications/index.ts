@@ -31,7 +31,7 @@ export function createNotifications(
     () => pushes.inc(),
     redis ? redisPushSlot(redis, config.REDIS_PREFIX) : null,
   );
-  const service = new NotificationsService(repository, pusher);
+  const service = new NotificationsService(db.pool, repository, pusher);
   if (config.NOTIFICATIONS) handleNotificationEvents(events, service);
   const pruning = createExpiryCleanup(
     { notifications: repository },

@@ -68,41 +68,42 @@ export class NotificationsRepository {
    * own action, an actor blocked either way, or a post or user gone meanwhile; answers whether a
    * row was written.
    */
-  async record(input: NotificationInput): Promise<boolean> {
+  async record(input: NotificationInput, client?: pg.PoolClient): Promise<boolean> {
     const { userId, kind, groupKey, postId, commentId, actorId } = input;
     if (actorId === userId) return false;
+    // The group's unread row stays locked until the transaction ends: its actors are counted one
+    // by one.
+    if (!client) return withTransaction(this.db, (tx) => this.record(input, tx));
     try {
-      return await withTransaction(this.db, async (client) => {
-        // The group's unread row stays locked until the end: its actors are counted one by one.
-        const { rows } = await client.query<{ id: string }>(
-          `INSERT INTO notifications AS n (user_id, kind, group_key, post_id, comment_id, actor_ids)
-           SELECT $1::uuid, $2::text, $3::text, $4::uuid, $5::uuid,
-                  CASE WHEN $6::uuid IS NULL THEN '{}'::uuid[] ELSE ARRAY[$6::uuid] END
-            WHERE $6::uuid IS NULL OR NOT ${blockedEitherWay('$1::uuid', '$6::uuid')}
-           ON CONFLICT (user_id, kind, group_key) WHERE read_at IS NULL DO UPDATE
-              SET actor_ids = CASE WHEN $6::uuid IS NULL THEN n.actor_ids
-                    ELSE (ARRAY[$6::uuid] || array_remove(n.actor_ids, $6::uuid))[1:${NOTIFICATION_ACTORS_SHOWN}] END,
-                  comment_id = COALESCE(EXCLUDED.comment_id, n.comment_id),
-                  updated_at = now()
-           RETURNING n.id`,
-          [userId, kind, groupKey, postId, commentId, actorId],
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO notifications AS n (user_id, kind, group_key, post_id, comment_id, actor_ids)
+         SELECT $1::uuid, $2::text, $3::text, $4::uuid, $5::uuid,
+                CASE WHEN $6::uuid IS NULL THEN '{}'::uuid[] ELSE ARRAY[$6::uuid] END
+          WHERE $6::uuid IS NULL OR NOT ${blockedEitherWay('$1::uuid', '$6::uuid')}
+         ON CONFLICT (user_id, kind, group_key) WHERE read_at IS NULL DO UPDATE
+            SET actor_ids = CASE WHEN $6::uuid IS NULL THEN n.actor_ids
+                  ELSE (ARRAY[$6::uuid] || array_remove(n.actor_ids, $6::uuid))[1:${NOTIFICATION_ACTORS_SHOWN}] END,
+                comment_id = COALESCE(EXCLUDED.comment_id, n.comment_id),
+                updated_at = now()
+         RETURNING n.id`,
+        [userId, kind, groupKey, postId, commentId, actorId],
+      );
+      const id = rows[0]?.id;
+      if (!id) return false;
+      if (actorId) {
+        await client.query(
+          `WITH added AS (
+             INSERT INTO notification_actors (notification_id, actor_id) VALUES ($1, $2)
+             ON CONFLICT DO NOTHING RETURNING 1)
+           UPDATE notifications SET actor_count = actor_count + 1
+            WHERE id = $1 AND EXISTS (SELECT 1 FROM added)`,
+          [id, actorId],
         );
-        const id = rows[0]?.id;
-        if (!id) return false;
-        if (actorId) {
-          await client.query(
-            `WITH added AS (
-               INSERT INTO notification_actors (notification_id, actor_id) VALUES ($1, $2)
-               ON CONFLICT DO NOTHING RETURNING 1)
-             UPDATE notifications SET actor_count = actor_count + 1
-              WHERE id = $1 AND EXISTS (SELECT 1 FROM added)`,
-            [id, actorId],
-          );
-        }
-        return true;
-      });
+      }
+      return true;
     } catch (error) {
-      // The post was deleted, or the user left, between the action and its notification.
+      // The post was deleted, or the user left, between the action and its notification (in a
+      // transaction, which this ends: it writes nothing).
       if (violates(error, 'foreignKey')) return false;
       throw error;
     }

@@ -1,5 +1,8 @@
 import type { Notification, UnreadCount } from '@tapgram/shared';
+import type pg from 'pg';
+import { withTransaction } from '../../core/db';
 import { ValidationError } from '../../core/errors';
+import type { Delivery } from '../../core/events';
 import type { Viewer } from '../../accounts';
 import { parseCursor } from '../posts/post-cursor';
 import type { NotificationInput, NotificationsRepository } from './notifications-repository';
@@ -11,13 +14,23 @@ import type { UnreadPusher } from './unread-pusher';
  */
 export class NotificationsService {
   constructor(
+    private readonly pool: pg.Pool,
     private readonly notifications: NotificationsRepository,
     private readonly pusher: UnreadPusher,
   ) {}
 
-  /** Writes a notification (or adds to its group) and tells the user's screens. */
-  async notify(input: NotificationInput): Promise<void> {
-    if (await this.notifications.record(input)) this.pusher.changed(input.userId);
+  /**
+   * Writes a notification (or adds to its group) and tells the user's screens; once per event
+   * (`delivery`) and user, however often the event is delivered.
+   */
+  async notify(input: NotificationInput, delivery: Delivery): Promise<void> {
+    const written = await withTransaction(
+      this.pool,
+      async (client) =>
+        (await delivery.once(client, `notify:${input.kind}:${input.userId}`)) &&
+        this.notifications.record(input, client),
+    );
+    if (written) this.pusher.changed(input.userId);
   }
 
   list(viewer: Viewer, page: { limit: number; before?: string }): Promise<Notification[]> {

@@ -25,10 +25,12 @@ export class OwnPostsService {
 
   async editCaption(viewer: Viewer, postId: string, caption: string): Promise<Post> {
     await this.ownPost(viewer, postId, 'You can only edit your own posts');
-    await this.posts.setCaption(postId, caption);
+    await withTransaction(this.pool, async (client) => {
+      await this.posts.setCaption(client, postId, caption);
+      await this.events.record(client, 'post.caption-changed', { postId, authorId: viewer.id });
+    });
     const post = await this.posts.byId(postId, viewer.id);
     if (!post) throw new NotFoundError('Post not found');
-    this.events.emit('post.caption-changed', { postId, authorId: viewer.id });
     return post;
   }
 
@@ -38,11 +40,12 @@ export class OwnPostsService {
    */
   async delete(viewer: Viewer, postId: string): Promise<void> {
     await this.ownPost(viewer, postId, 'You can only delete your own posts');
-    const deleted = await withTransaction(this.pool, (client) =>
-      this.posts.delete(client, postId, viewer.id),
-    );
+    const deleted = await withTransaction(this.pool, async (client) => {
+      const gone = await this.posts.delete(client, postId, viewer.id);
+      if (gone) await this.events.record(client, 'post.deleted', { postId, authorId: viewer.id });
+      return gone;
+    });
     if (!deleted) throw new NotFoundError('Post not found');
-    this.events.emit('post.deleted', { postId, authorId: viewer.id });
     // The row is gone, so the files are no longer served: one that a failing store left behind
     // is unreachable, and does not fail the deletion.
     await Promise.allSettled(deleted.imageKeys.map((key) => this.images.delete(key)));

@@ -508,8 +508,8 @@ export class PostsRepository {
     await this.db.query('UPDATE posts SET comments_off = $2 WHERE id = $1', [id, off]);
   }
 
-  async setCaption(id: string, caption: string): Promise<void> {
-    await this.db.query('UPDATE posts SET caption = $2 WHERE id = $1', [id, caption]);
+  async setCaption(client: Queryable, id: string, caption: string): Promise<void> {
+    await client.query('UPDATE posts SET caption = $2 WHERE id = $1', [id, caption]);
   }
 
   /**

@@ -62,8 +62,8 @@ export class PostsService {
     ]);
     await Promise.all([...files].map(([key, bytes]) => this.images.put(key, bytes)));
     try {
-      await withTransaction(this.pool, (client) =>
-        this.posts.insert(client, {
+      await withTransaction(this.pool, async (client) => {
+        await this.posts.insert(client, {
           id,
           userId: viewer.id,
           caption: fields.caption,
@@ -72,8 +72,9 @@ export class PostsService {
           imageWidths: copies.map((copy) => copy.width),
           thumbnailWidths: thumbnailCopies.map((copy) => copy.width),
           location: fields.location,
-        }),
-      );
+        });
+        await this.events.record(client, 'post.created', { postId: id, authorId: viewer.id });
+      });
     } catch (error) {
       // No row, no files: the upload leaves nothing half-written.
       await Promise.all([...files.keys()].map((key) => this.images.delete(key)));
@@ -81,7 +82,6 @@ export class PostsService {
     }
     const post = await this.posts.byId(id, viewer.id);
     if (!post) throw new NotFoundError('Post not found');
-    this.events.emit('post.created', { postId: id, authorId: viewer.id });
     return post;
   }
 
@@ -168,12 +168,19 @@ export class PostsService {
     if (lol) await this.refuseBlocked(viewer, postId, messages.cannotLol);
     if (!isId(postId)) throw new NotFoundError('Post not found');
     // The transaction finds the post visible under its lock: one look, not one before it too.
-    const changed = await withTransaction(this.pool, (client) =>
-      this.posts.setLol(client, postId, viewer.id, lol),
-    );
+    const changed = await withTransaction(this.pool, async (client) => {
+      const set = await this.posts.setLol(client, postId, viewer.id, lol);
+      if (set && set.delta > 0) {
+        await this.events.record(client, 'lol.added', {
+          postId,
+          authorId: set.authorId,
+          actorId: viewer.id,
+        });
+      }
+      return set;
+    });
     if (!changed) throw new NotFoundError('Post not found');
-    const { lolCount, isLiked, delta, authorId } = changed;
-    if (delta > 0) this.events.emit('lol.added', { postId, authorId, actorId: viewer.id });
+    const { lolCount, isLiked } = changed;
     return { lolCount, isLiked };
   }
 

@@ -29,19 +29,19 @@ export class FollowsService {
     if (viewer.id !== followerId) throw new ForbiddenError('You can only follow as yourself');
     if (followerId === userId) throw new ValidationError('You cannot follow yourself');
     await this.accounts.byId(userId);
-    const { followerCount, delta } = await withTransaction(this.pool, async (client) => {
+    const { followerCount } = await withTransaction(this.pool, async (client) => {
       await this.users.lockPair(client, followerId, userId);
       // Under the pair's lock, which a block takes too. The same words whoever blocked whom.
       if (follow && (await this.blocks.isBlockedEitherWay(followerId, userId, client))) {
         throw new ForbiddenError(messages.cannotFollow);
       }
       const delta = await this.follows.set(client, followerId, userId, follow);
+      if (delta > 0) await this.events.record(client, 'follow.added', { followerId, userId });
       return {
         followerCount: await this.users.moveFollowCounts(client, followerId, userId, delta),
         delta,
       };
     });
-    if (delta > 0) this.events.emit('follow.added', { followerId, userId });
     return { following: follow, followerCount };
   }
 }

@@ -6,13 +6,18 @@ import {
   type CreateCommentBody,
 } from '@tapgram/shared';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLiveConnect, useLiveEvent } from '../../auth';
 import { apiRequest } from '../../../lib/api';
 import { isPostsQuery, lolgramKeys } from './query-keys';
 
-const CHECKING_POLL_MS = 1000;
-
-/** A post's thread, oldest first, a page at a time (each reply under its comment). */
+/**
+ * A post's thread, oldest first, a page at a time (each reply under its comment). Where the check
+ * of one of the reader's own comments left it (public, or held), or a moderator's decision on it,
+ * arrives live, and the thread is read again; so it is at every reconnection while one of theirs
+ * is still checking, since a push sent meanwhile was lost.
+ */
 export function useThread(postId: string) {
+  const queryClient = useQueryClient();
   const query = useInfiniteQuery({
     queryKey: lolgramKeys.comments(postId),
     queryFn: async ({ pageParam }) => {
@@ -26,16 +31,18 @@ export function useThread(postId: string) {
     },
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
-    // While one of the reader's own comments is being checked, the thread is read again each
-    // second: it shows where the check left it (public, or held) without a reload.
-    refetchInterval: (current) =>
-      current.state.data?.pages.some((page) =>
-        page.comments.some((comment) => comment.moderation === 'checking'),
-      )
-        ? CHECKING_POLL_MS
-        : false,
   });
   const pages = query.data?.pages ?? [];
+  const refresh = () =>
+    void queryClient.invalidateQueries({ queryKey: lolgramKeys.comments(postId) });
+  useLiveEvent('moderation', (push) => {
+    if (push.contentType === 'comment' && push.postId === postId) refresh();
+  });
+  useLiveConnect(() => {
+    if (pages.some((page) => page.comments.some((comment) => comment.moderation === 'checking'))) {
+      refresh();
+    }
+  });
   return {
     ...query,
     comments: pages.flatMap((page) => page.comments),

@@ -8,13 +8,14 @@ import { isPostsQuery } from './query-keys';
  * The signed-in user's posts, followed live: when one's check ends or a moderator decides on it,
  * every list that holds posts is read again (a rejected post leaves them, an approved one enters
  * the feed). At each (re)connection, the lists holding a post under review are read again: a
- * decision pushed meanwhile was lost.
+ * decision pushed meanwhile was lost. (A comment's outcome is followed by its thread.)
  */
 export function useOwnPostsLive(): void {
   const queryClient = useQueryClient();
-  useLiveEvent('post.moderation', ({ status, previous }) => {
+  useLiveEvent('moderation', ({ contentType, status, previous, edit }) => {
+    if (contentType !== 'post') return;
     void queryClient.invalidateQueries({ predicate: isPostsQuery });
-    if (status === 'held' && previous === 'checking') {
+    if (status === 'held' && previous === 'checking' && !edit) {
       toast({
         title: 'Under review',
         description: 'A moderator will look at your post before everyone can see it.',
