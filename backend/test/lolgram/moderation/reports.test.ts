@@ -164,6 +164,17 @@ describe('reports', () => {
         .post(`/api/lolgram/posts/${other.id}/comments`)
         .send({ text: 'gone soon' });
       expect(comment.status).toBe(201);
+      // Reported once its check has made it public.
+      await expect
+        .poll(
+          async () =>
+            (
+              await server.db.pool.query('SELECT status FROM post_comments WHERE id = $1', [
+                comment.body.id,
+              ])
+            ).rows[0]?.status,
+        )
+        .toBe('visible');
       const onComment = await reportWhileDeleted(
         reporter,
         `/api/lolgram/comments/${comment.body.id}/report`,
