@@ -20,6 +20,27 @@ const FRONTEND_FEATURES = [
 
 const ENTRY_ONLY = 'import it through its index.ts, its public entry';
 
+const LOLGRAM = 'frontend/src/features/lolgram';
+/**
+ * LOLGram's sub-features, each with the others it may use (through their index.ts). Below them
+ * all lie LOLGram's floor, `ui/` (its small components) and `lib/` (query keys and helpers), which
+ * import no sub-feature; above them the shell (the pages, the app with its header and tab bar, the
+ * tabs and the post screen) composes any of them and is imported by none.
+ */
+const LOLGRAM_SUBFEATURES = {
+  account: [],
+  'create-post': [],
+  notifications: [],
+  relations: [],
+  reports: [],
+  posts: ['reports'],
+  'post-lists': ['posts'],
+  comments: ['relations', 'reports'],
+  profile: ['post-lists', 'relations'],
+};
+const LOLGRAM_FLOOR = ['ui', 'lib'];
+const LOLGRAM_SHELL = [`${LOLGRAM}/*.{ts,tsx}`, `${LOLGRAM}/tabs/**`, `${LOLGRAM}/post/**`];
+
 /** `target` may reach each of `others` only through the other's index.ts. */
 const throughIndex = (target, others) =>
   others.map((other) => ({
@@ -29,11 +50,41 @@ const throughIndex = (target, others) =>
     message: `${other} is another module: ${ENTRY_ONLY}.`,
   }));
 
+const lolgramPath = (name) => `${LOLGRAM}/${name}`;
+
+/** Inside LOLGram: the floor, the sub-features' allowed dependencies, and the shell on top. */
+const lolgramBoundaries = [
+  {
+    target: LOLGRAM_FLOOR.map(lolgramPath),
+    from: Object.keys(LOLGRAM_SUBFEATURES).map(lolgramPath),
+    message: "LOLGram's ui/ and lib/ are its floor: they import no sub-feature.",
+  },
+  {
+    target: [...LOLGRAM_FLOOR, ...Object.keys(LOLGRAM_SUBFEATURES)].map(lolgramPath),
+    from: LOLGRAM_SHELL,
+    message:
+      "LOLGram's shell (its pages, app, tabs and post screen) composes the sub-features: none imports it.",
+  },
+  ...Object.entries(LOLGRAM_SUBFEATURES).flatMap(([name, uses]) => {
+    const others = Object.keys(LOLGRAM_SUBFEATURES).filter((other) => other !== name);
+    return [
+      ...others
+        .filter((other) => !uses.includes(other))
+        .map((other) => ({
+          target: lolgramPath(name),
+          from: lolgramPath(other),
+          message: `LOLGram's ${name} may not use ${other}: see LOLGRAM_SUBFEATURES in eslint.config.js for what it may use.`,
+        })),
+      ...throughIndex(lolgramPath(name), uses.map(lolgramPath)),
+    ];
+  }),
+];
+
 /**
  * The layout, enforced: core is the floor and imports no module or feature; the modules several
  * features share (accounts, images, live) import no feature; a module or feature reaches another
  * only through its index.ts. The same between the frontend's features, and its shared layers
- * (components, lib, hooks) import no feature.
+ * (components, lib, hooks) import no feature. Inside LOLGram, its sub-features as above.
  */
 const boundaries = [
   {
@@ -71,6 +122,7 @@ const boundaries = [
       ),
     ),
   ),
+  ...lolgramBoundaries,
   {
     target: 'shared',
     from: ['backend', 'frontend'],

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { preloadPage } from './App';
-import { lolgramKeys } from './features/lolgram/hooks/query-keys';
+import { lolgramKeys } from './features/lolgram/lib/query-keys';
 import { Root } from './Root';
 
 // What the build step needs to know of the pages, from the one place that says it.

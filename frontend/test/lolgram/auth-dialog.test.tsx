@@ -3,7 +3,7 @@ import { messages } from '@tapgram/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { AuthDialog } from '../../src/features/lolgram/dialogs/AuthDialog';
+import { AuthDialog } from '../../src/features/lolgram/account/AuthDialog';
 import { makeUser } from './builders';
 import { json, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp } from './render';

@@ -2,13 +2,13 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CreatePostDialog } from '../../src/features/lolgram/dialogs/CreatePostDialog';
+import { CreatePostDialog } from '../../src/features/lolgram/create-post/CreatePostDialog';
 import { imageFileMessages } from '../../src/features/lolgram/lib/image-file';
 import { makePost, makeUser } from './builders';
 import { json, stubFetch, type FetchStub } from './fetch-stub';
 import { renderWithApp, signIn } from './render';
 
-vi.mock('../../src/features/lolgram/dialogs/CropDialog', () => ({
+vi.mock('../../src/features/lolgram/create-post/CropDialog', () => ({
   CropDialog: ({ onCropped }: { onCropped: (dataUrl: string) => void }) => (
     <button type="button" onClick={() => onCropped('data:image/jpeg;base64,/9j/AAAA')}>
       Use Photo

@@ -3,7 +3,7 @@ import { BIO_MAX_LENGTH } from '@tapgram/shared';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EditProfileDialog } from '../../src/features/lolgram/dialogs/EditProfileDialog';
+import { EditProfileDialog } from '../../src/features/lolgram/profile/EditProfileDialog';
 import { makeUser } from './builders';
 import { json, stubFetch, type FetchStub } from './fetch-stub';
 import { renderWithApp, signIn } from './render';

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLive, stopLive } from '../../src/features/auth/live-client';
-import { NotificationBell } from '../../src/features/lolgram/components/NotificationBell';
+import { NotificationBell } from '../../src/features/lolgram/notifications/NotificationBell';
 import { createQueryClient } from '../../src/lib/query-client';
 import { fakeLiveSockets } from '../auth/fake-live';
 import { makeUser } from './builders';

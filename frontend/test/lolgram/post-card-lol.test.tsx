@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { FeedTab } from '../../src/features/lolgram/tabs/FeedTab';
-import { LoginPromptProvider } from '../../src/features/lolgram/components/login-prompt';
+import { LoginPromptProvider } from '../../src/features/lolgram/ui/login-prompt';
 import { makePost, makeUser } from './builders';
 import { deferred, json, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp, signIn } from './render';

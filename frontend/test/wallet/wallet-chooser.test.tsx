@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dismiss } from '../../src/hooks/use-toast';
 import { AuthProvider, useAuth } from '../../src/features/auth';
-import { AuthDialog } from '../../src/features/lolgram/dialogs/AuthDialog';
+import { AuthDialog } from '../../src/features/lolgram/account/AuthDialog';
 import { WalletAutoSignIn, WalletProviders } from '../../src/features/wallet';
 import { registerTestWallet } from './test-wallet';
 import { stubWalletServer } from './wallet-server';

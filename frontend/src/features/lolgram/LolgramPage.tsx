@@ -1,5 +1,5 @@
 import { usePrefetchInfiniteQuery } from '@tanstack/react-query';
-import { feedQueryOptions } from './hooks/useFeed';
+import { feedQueryOptions } from './post-lists';
 import { LolgramApp } from './LolgramApp';
 import { LolgramProviders } from './LolgramProviders';
 

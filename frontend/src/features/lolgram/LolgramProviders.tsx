@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { LolgramAuth } from './LolgramAuth';
-import { WalletHost } from './wallet-host';
+import { WalletHost } from './account';
 
 /**
  * What every LOLGram screen (and the admin page's sign-in) runs inside: auth, with the user's

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { PublicProfile } from './profile/PublicProfile';
+import { PublicProfile } from './profile';
 import { LolgramAuth } from './LolgramAuth';
 
 export function ProfilePage() {

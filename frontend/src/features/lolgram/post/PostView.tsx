@@ -3,11 +3,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../auth';
-import { LoginPromptProvider } from '../components/login-prompt';
-import { PostCard } from '../components/PostCard';
-import { AuthDialog } from '../dialogs/AuthDialog';
-import { usePost } from '../hooks/usePost';
-import { CommentThread } from './CommentThread';
+import { LoginPromptProvider } from '../ui/login-prompt';
+import { PostCard, usePost } from '../posts';
+import { AuthDialog } from '../account';
+import { CommentThread } from '../comments';
 import { PostNotFound } from './PostNotFound';
 
 /**

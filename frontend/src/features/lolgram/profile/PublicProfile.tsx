@@ -2,12 +2,11 @@ import { ArrowLeft, BadgeCheck } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../auth';
-import { ProfileActions } from '../components/ProfileActions';
-import { UserPostsGrid } from '../components/UserPostsGrid';
-import { ProfileHeader } from '../components/ProfileHeader';
-import { UserAvatar } from '../components/UserAvatar';
-import { useUserByUsername } from '../hooks/useUserByUsername';
-import { useUserPosts } from '../hooks/useUserPosts';
+import { ProfileActions } from './ProfileActions';
+import { UserPostsGrid, useUserPosts } from '../post-lists';
+import { ProfileHeader } from './ProfileHeader';
+import { UserAvatar } from '../ui/UserAvatar';
+import { useUserByUsername } from './useUserByUsername';
 import { UserNotFound } from './UserNotFound';
 
 export function PublicProfile({ username }: { username: string }) {

@@ -1,9 +1,8 @@
 import { Compass } from 'lucide-react';
-import { EmptyState } from '../components/EmptyState';
-import { GridSkeleton } from '../components/GridSkeleton';
-import { LoadMoreButton } from '../components/LoadMoreButton';
-import { PostGrid } from '../components/PostGrid';
-import { useFeed } from '../hooks/useFeed';
+import { EmptyState } from '../ui/EmptyState';
+import { GridSkeleton } from '../ui/GridSkeleton';
+import { LoadMoreButton } from '../ui/LoadMoreButton';
+import { PostGrid, useFeed } from '../post-lists';
 
 export function ExploreTab() {
   const feed = useFeed();

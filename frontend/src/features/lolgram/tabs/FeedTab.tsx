@@ -1,11 +1,10 @@
 import { Camera, Loader2 } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { useHydrated } from '../../../lib/hydration';
-import { EmptyState } from '../components/EmptyState';
-import { LoadMoreButton } from '../components/LoadMoreButton';
-import { PostCard } from '../components/PostCard';
-import { StoryBubbles } from '../components/StoryBubbles';
-import { useFeed } from '../hooks/useFeed';
+import { EmptyState } from '../ui/EmptyState';
+import { LoadMoreButton } from '../ui/LoadMoreButton';
+import { PostCard } from '../posts';
+import { StoryBubbles, useFeed } from '../post-lists';
 
 export function FeedTab({ onCreatePost }: { onCreatePost: () => void }) {
   const feed = useFeed();

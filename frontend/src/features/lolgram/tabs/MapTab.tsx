@@ -1,9 +1,9 @@
 import { Laugh, MapPin, Map as MapIcon } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Card } from '../../../components/ui/card';
-import { LoadMoreButton } from '../components/LoadMoreButton';
-import { UserAvatar } from '../components/UserAvatar';
-import { useLocatedCount, useLocatedPosts } from '../hooks/useLocated';
+import { LoadMoreButton } from '../ui/LoadMoreButton';
+import { UserAvatar } from '../ui/UserAvatar';
+import { useLocatedCount, useLocatedPosts } from '../post-lists';
 import { pluralize } from '../lib/format';
 
 /** Every post with a location: the server's count of them, and their cards as the user scrolls. */

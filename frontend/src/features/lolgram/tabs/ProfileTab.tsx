@@ -4,16 +4,11 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useAuth } from '../../auth';
-import { AvatarUpload } from '../components/AvatarUpload';
-import { BlockedList } from '../components/BlockedList';
-import { UserPostsGrid } from '../components/UserPostsGrid';
-import { ProfileHeader } from '../components/ProfileHeader';
-import { SoonBadge } from '../components/SoonBadge';
-import { WalletSlot } from '../components/WalletSlot';
-import { EditProfileDialog } from '../dialogs/EditProfileDialog';
-import { useSavedPosts } from '../hooks/useSavedPosts';
-import { useUserByUsername } from '../hooks/useUserByUsername';
-import { useUserPosts } from '../hooks/useUserPosts';
+import { AvatarUpload, ProfileHeader, EditProfileDialog, useUserByUsername } from '../profile';
+import { BlockedList } from '../relations';
+import { UserPostsGrid, useSavedPosts, useUserPosts } from '../post-lists';
+import { SoonBadge } from '../ui/SoonBadge';
+import { WalletSlot } from '../account';
 import { SignedOutProfile } from './SignedOutProfile';
 
 const TAB =

@@ -1,6 +1,6 @@
 import { UserRound } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
-import { WalletSlot } from '../components/WalletSlot';
+import { WalletSlot } from '../account';
 
 export function SignedOutProfile({ onLogin }: { onLogin: () => void }) {
   return (

@@ -1,0 +1,197 @@
+import { messages } from '@tapgram/shared';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { NoSuchAccountError, useAuth } from '../../auth';
+import { WalletSlot } from './WalletSlot';
+
+type Mode = 'login' | 'signup';
+
+const copy = {
+  login: {
+    title: 'Welcome Back!',
+    description: 'Sign in to share your LOLs.',
+    submit: 'Sign In',
+    working: 'Signing In...',
+    switchPrompt: "Don't have an account?",
+    switchLabel: 'Sign up',
+  },
+  signup: {
+    title: 'Join LOLGram',
+    description: 'Create an account and start sharing the funniest photos.',
+    submit: 'Create Account',
+    working: 'Creating Account...',
+    switchPrompt: 'Already have an account?',
+    switchLabel: 'Sign in',
+  },
+} as const;
+
+export function AuthDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const { login, signIn, createAccount } = useAuth();
+  const [mode, setMode] = useState<Mode>('login');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [working, setWorking] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  // "Welcome Back!" with a name nobody has: the name, until the user says whether to create it.
+  const [missing, setMissing] = useState<string | null>(null);
+  const problemId = useId();
+  const askId = useId();
+  const text = copy[mode];
+  const described = problem ? { 'aria-invalid': true, 'aria-describedby': problemId } : {};
+
+  const change = (next: boolean) => {
+    if (!next) {
+      setUsername('');
+      setPassword('');
+      setProblem(null);
+      setMissing(null);
+    }
+    onOpenChange(next);
+  };
+  const close = () => change(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!username.trim() || !password) {
+      setProblem(messages.fillAllFields);
+      return;
+    }
+    await run(() => (mode === 'login' ? signIn(username, password) : login(username, password)));
+  };
+
+  const run = async (work: () => Promise<unknown>) => {
+    setProblem(null);
+    setWorking(true);
+    try {
+      await work();
+      close();
+    } catch (error) {
+      const noAccount = error instanceof NoSuchAccountError;
+      setMissing(noAccount ? error.username : null);
+      if (!noAccount) {
+        setProblem((error instanceof Error && error.message) || 'Authentication failed');
+      }
+    } finally {
+      setWorking(false);
+    }
+  };
+  const edited = () => {
+    setProblem(null);
+    setMissing(null);
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={change}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle className="text-center text-2xl">{text.title}</DialogTitle>
+          <DialogDescription className="text-center">{text.description}</DialogDescription>
+        </DialogHeader>
+
+        <WalletSlot onSignedIn={close} />
+
+        <div
+          className="flex items-center gap-3 text-xs text-slate-400 uppercase"
+          aria-hidden="true"
+        >
+          <span className="h-px flex-1 bg-slate-700" />
+          or
+          <span className="h-px flex-1 bg-slate-700" />
+        </div>
+
+        <form onSubmit={submit} className="grid gap-3" noValidate>
+          <label className="grid gap-1.5 text-sm font-medium">
+            Username
+            <Input
+              value={username}
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              disabled={working}
+              {...described}
+              onChange={(event) => {
+                setUsername(event.target.value);
+                edited();
+              }}
+            />
+          </label>
+          <label className="grid gap-1.5 text-sm font-medium">
+            Password
+            <Input
+              type="password"
+              value={password}
+              autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+              disabled={working}
+              {...described}
+              onChange={(event) => {
+                setPassword(event.target.value);
+                edited();
+              }}
+            />
+          </label>
+          {problem && (
+            <p id={problemId} role="alert" className="text-sm text-red-400">
+              {problem}
+            </p>
+          )}
+          {missing ? (
+            <div
+              role="group"
+              aria-labelledby={askId}
+              className="grid gap-3 rounded-xl border border-amber-400/40 bg-slate-950 p-3"
+            >
+              <p id={askId} className="text-sm wrap-anywhere">
+                {`There is no account named ${missing}. Create it?`}
+              </p>
+              <div className="flex gap-2 *:flex-1">
+                <Button type="button" variant="outline" disabled={working} onClick={edited}>
+                  Cancel
+                </Button>
+                <Button
+                  type="button"
+                  autoFocus
+                  disabled={working}
+                  onClick={() => void run(() => createAccount(username, password))}
+                >
+                  {working ? copy.signup.working : copy.signup.submit}
+                </Button>
+              </div>
+            </div>
+          ) : (
+            <Button type="submit" size="lg" disabled={working}>
+              {working ? text.working : text.submit}
+            </Button>
+          )}
+        </form>
+
+        <p className="text-center text-sm text-slate-400">
+          {text.switchPrompt}{' '}
+          <button
+            type="button"
+            className="font-semibold text-amber-300 underline-offset-4 hover:underline"
+            onClick={() => {
+              setMode(mode === 'login' ? 'signup' : 'login');
+              edited();
+            }}
+          >
+            {text.switchLabel}
+          </button>
+        </p>
+      </DialogContent>
+    </Dialog>
+  );
+}

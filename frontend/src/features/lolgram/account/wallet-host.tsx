@@ -1,0 +1,106 @@
+import { createContext, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { useHydrated } from '../../../lib/hydration';
+import { QuietBoundary } from '../ui/QuietBoundary';
+import { WalletAutoSignIn, WalletButton, WalletProviders, WalletSection } from './wallet-lazy';
+
+/** The wallet adapter's key of the wallet chosen last time (the spec's walletName). */
+const WALLET_NAME_KEY = 'walletName';
+
+/**
+ * What a wallet slot shows: the sign-in button with its note ('sign-in'), or a signed-in wallet
+ * user's own wallet, connected or not ('account').
+ */
+export type WalletSlotKind = 'sign-in' | 'account';
+
+/** A place in the page that shows a wallet button. */
+export interface WalletSlotPlace {
+  element: HTMLElement;
+  kind: WalletSlotKind;
+  /** Called once a wallet sign-in this button started has finished. */
+  onSignedIn: () => void;
+}
+
+type Register = (place: WalletSlotPlace) => () => void;
+
+const HostContext = createContext<Register | null>(null);
+
+/** How a wallet slot asks for its button: null outside a WalletHost. */
+export function useWalletHost(): Register | null {
+  return useContext(HostContext);
+}
+
+function walletChosenBefore(): boolean {
+  try {
+    return localStorage.getItem(WALLET_NAME_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+export function WalletPending() {
+  return <div className="h-11 animate-pulse rounded-xl bg-slate-800" aria-hidden="true" />;
+}
+
+let nextKey = 0;
+
+/**
+ * The wallet adapter is heavy, and most visits never use it: LOLGram renders without it, and its
+ * code loads only when wallet UI shows (a wallet slot: the sign-in dialog, the signed-out
+ * profile, a wallet user's own profile and desktop header) or when a wallet chosen on an earlier visit is to connect again by itself
+ * (auto-connect). Its providers sit beside the app, not around it, so no screen waits for them or
+ * mounts again when they arrive; each slot's button is rendered into its place with a portal,
+ * inside the providers.
+ */
+export function WalletHost({ children }: { children: ReactNode }) {
+  const [places, setPlaces] = useState<(WalletSlotPlace & { key: string })[]>([]);
+  const [asked, setAsked] = useState(false);
+  // A wallet chosen before counts once hydrated: the page's HTML, rendered at build time, has none.
+  const hydrated = useHydrated();
+  const needed = asked || (hydrated && walletChosenBefore());
+  const register = useCallback<Register>((place) => {
+    nextKey += 1;
+    const entry = { ...place, key: `wallet-slot-${nextKey}` };
+    setPlaces((current) => [...current, entry]);
+    setAsked(true);
+    return () => setPlaces((current) => current.filter((other) => other !== entry));
+  }, []);
+
+  return (
+    <HostContext.Provider value={register}>
+      {children}
+      {needed && (
+        <QuietBoundary what="Wallet">
+          <Suspense
+            fallback={places.map((place) =>
+              createPortal(<WalletPending />, place.element, place.key),
+            )}
+          >
+            <WalletProviders>
+              <QuietBoundary what="Wallet auto sign-in">
+                <Suspense fallback={null}>
+                  <WalletAutoSignIn />
+                </Suspense>
+              </QuietBoundary>
+              {places.map((place) =>
+                createPortal(
+                  <QuietBoundary what="Wallet sign-in">
+                    <Suspense fallback={<WalletPending />}>
+                      {place.kind === 'account' ? (
+                        <WalletButton />
+                      ) : (
+                        <WalletSection onSignedIn={place.onSignedIn} />
+                      )}
+                    </Suspense>
+                  </QuietBoundary>,
+                  place.element,
+                  place.key,
+                ),
+              )}
+            </WalletProviders>
+          </Suspense>
+        </QuietBoundary>
+      )}
+    </HostContext.Provider>
+  );
+}

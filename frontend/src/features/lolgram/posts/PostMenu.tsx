@@ -1,0 +1,65 @@
+import type { Post } from '@tapgram/shared';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from '../../../hooks/use-toast';
+import { useAuth } from '../../auth';
+import { DeletePostDialog } from './DeletePostDialog';
+import { EditCaptionDialog } from './EditCaptionDialog';
+import { copyPostLink } from './share-post';
+import { PostOptionsMenu } from '../ui/PostOptionsMenu';
+import { ReportDialog } from '../reports';
+
+type Open = 'edit' | 'delete' | 'report' | null;
+
+/**
+ * A post's options: its author copies its link, edits the caption or deletes it; another
+ * signed-in user opens the author's profile or reports it. Visitors get no menu.
+ */
+export function PostMenu({ post, onDeleted }: { post: Post; onDeleted?: () => void }) {
+  const { state } = useAuth();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState<Open>(null);
+  const dialog = (which: Exclude<Open, null>) => ({
+    open: open === which,
+    onOpenChange: (next: boolean) => setOpen(next ? which : null),
+  });
+  if (!state.isAuthenticated) return null;
+
+  if (state.user?.id === post.userId) {
+    const copyLink = async () => {
+      toast(
+        (await copyPostLink(post.id))
+          ? { title: 'Link copied', description: 'Paste it anywhere to share this post' }
+          : { title: 'Error', description: 'Could not copy the link', variant: 'destructive' },
+      );
+    };
+    return (
+      <>
+        <PostOptionsMenu
+          items={[
+            { label: 'Copy post link', onSelect: () => void copyLink() },
+            { label: 'Edit caption', onSelect: () => setOpen('edit') },
+            { label: 'Delete', onSelect: () => setOpen('delete'), destructive: true },
+          ]}
+        />
+        <EditCaptionDialog post={post} {...dialog('edit')} />
+        <DeletePostDialog post={post} onDeleted={onDeleted} {...dialog('delete')} />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PostOptionsMenu
+        items={[
+          {
+            label: 'View profile',
+            onSelect: () => navigate(`/lolgram/${encodeURIComponent(post.username)}`),
+          },
+          { label: 'Report', onSelect: () => setOpen('report') },
+        ]}
+      />
+      <ReportDialog postId={post.id} {...dialog('report')} />
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+/** Reporting a post or a comment to the moderators. */
+export { ReportDialog } from './ReportDialog';
