@@ -5,6 +5,8 @@ import {
   compactTapAckSchema,
   gameEvents,
   liveEventSchemas,
+  seasonBoardsDeltaSchema,
+  seasonBoardsSnapshotSchema,
   tapAllowanceSchema,
   tapSyncAckSchema,
   watchAckSchema,
@@ -29,6 +31,8 @@ const PUSHES: Record<string, Schema> = {
   [gameEvents.boards]: boardsPushSchema,
   [gameEvents.boardsSnapshot]: boardsSnapshotSchema,
   [gameEvents.boardsDelta]: boardsDeltaSchema,
+  [gameEvents.seasonSnapshot]: seasonBoardsSnapshotSchema,
+  [gameEvents.seasonDelta]: seasonBoardsDeltaSchema,
 };
 
 function check(kind: string, schemas: Record<string, Schema>, event: string, payload: unknown) {

@@ -1,4 +1,10 @@
-import type { GameSession, GameUser, LeaderboardCountry, LeaderboardUser } from '@tapgram/shared';
+import type {
+  GameSession,
+  GameUser,
+  LeaderboardCountry,
+  LeaderboardUser,
+  RankedUser,
+} from '@tapgram/shared';
 import { vi } from 'vitest';
 import { checkedAnswer } from '../api-answers';
 
@@ -16,10 +22,26 @@ export interface GameApi {
   rank: number;
   users: LeaderboardUser[];
   countries: LeaderboardCountry[];
+  /** The running season's boards (none: empty); the season ends in two days. */
+  seasonUsers?: RankedUser[];
+  seasonCountries?: LeaderboardCountry[];
   /** The answer to POST /api/tap; by default the tap is counted. */
   tap?: () => Response;
   /** The answer to GET /api/users/:id; by default the user. Throwing is a network failure. */
   player?: () => Response;
+}
+
+/** Season 3, which started five days ago and ends in two. */
+function runningSeason() {
+  const now = Date.now();
+  const day = 86_400_000;
+  return {
+    id: 3,
+    name: 'Season 3',
+    startsAt: new Date(now - 5 * day).toISOString(),
+    endsAt: new Date(now + 2 * day).toISOString(),
+    now: new Date(now).toISOString(),
+  };
 }
 
 /** Replaces fetch with the game's HTTP calls, answered from `api` (checked like the server's). */
@@ -34,6 +56,21 @@ export function stubGameApi(api: GameApi) {
     if (route === 'GET /api/leaderboard/users') return json(api.users);
     if (route === 'GET /api/leaderboard/countries') return json(api.countries);
     if (route === 'GET /api/milestone/100k') return json({ usersOver100k: 0 });
+    if (route === 'GET /api/seasons/current') return json(runningSeason());
+    if (route === 'GET /api/seasons/current/users') return json(api.seasonUsers ?? []);
+    if (route === 'GET /api/seasons/current/countries') return json(api.seasonCountries ?? []);
+    if (route === `GET /api/users/${api.user.id}/seasons`) {
+      const mine = api.seasonUsers?.find((u) => u.id === api.user.id);
+      return json([
+        {
+          ...runningSeason(),
+          now: undefined,
+          points: mine?.totalPoints ?? 0,
+          rank: mine?.rank ?? 1,
+          final: false,
+        },
+      ]);
+    }
     if (route === 'GET /api/game/config') {
       return json({
         socialUrl: 'https://x.test',

@@ -9,6 +9,9 @@ import { defaultCountry } from '../../src/lib/countries';
 import { MilestoneBanner } from '../../src/features/game/MilestoneBanner';
 import { WelcomeDialog } from '../../src/features/game/WelcomeDialog';
 import { createQueryClient } from '../../src/lib/query-client';
+import { fakeSocket } from './fake-socket';
+
+vi.mock('socket.io-client', () => ({ io: () => fakeSocket(true) }));
 
 afterEach(() => {
   cleanup();
@@ -89,10 +92,23 @@ describe('MilestoneBanner', () => {
 });
 
 describe('LeaderboardPanel', () => {
-  function renderPanel(data?: { users?: unknown[]; countries?: unknown[] }, props = {}) {
+  function renderPanel(
+    data?: { users?: unknown[]; countries?: unknown[] },
+    props = {},
+    board: 'season' | 'all' = 'all',
+  ) {
+    // What the test does not set waits: nothing reaches a server.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => undefined)),
+    );
     const client = createQueryClient();
-    if (data?.users) client.setQueryData(['/api/leaderboard/users'], data.users);
-    if (data?.countries) client.setQueryData(['/api/leaderboard/countries'], data.countries);
+    const keys =
+      board === 'all'
+        ? ['/api/leaderboard/users', '/api/leaderboard/countries']
+        : ['/api/seasons/current/users', '/api/seasons/current/countries'];
+    if (data?.users) client.setQueryData([keys[0]], data.users);
+    if (data?.countries) client.setQueryData([keys[1]], data.countries);
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     );
@@ -109,22 +125,34 @@ describe('LeaderboardPanel', () => {
     return { onToggleSound };
   }
 
+  /** The boards on show: the innermost tab panel. */
+  const boards = () => screen.getAllByRole('tabpanel').at(-1)!;
+
   it('shows five skeleton rows while loading', () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() => new Promise(() => undefined)),
-    );
     renderPanel();
     expect(screen.getAllByTestId('leaderboard-skeleton')).toHaveLength(5);
   });
 
-  it('shows both empty states', async () => {
-    renderPanel({ users: [], countries: [] });
-    expect(screen.getByText('No players yet!')).toBeTruthy();
+  it.each(['season', 'all'] as const)('shows both empty states (%s)', async (board) => {
+    renderPanel({ users: [], countries: [] }, {}, board);
+    if (board === 'all') await userEvent.click(screen.getByRole('tab', { name: 'All time' }));
+    expect(await screen.findByText('No players yet!')).toBeTruthy();
     expect(screen.getByText('Be the first to start tapping!')).toBeTruthy();
     await userEvent.click(screen.getByRole('tab', { name: 'Countries' }));
     expect(screen.getByText('No countries yet!')).toBeTruthy();
     expect(screen.getByText('Start tapping to represent your country!')).toBeTruthy();
+  });
+
+  it('shows the running season first, all time one tab away', async () => {
+    renderPanel(
+      { users: [{ id: 'a', username: 'climber', totalPoints: 5, rank: 1 }] },
+      {},
+      'season',
+    );
+    expect(screen.getByRole('tab', { name: 'Season', selected: true })).toBeTruthy();
+    expect(await within(boards()).findByText('climber')).toBeTruthy();
+    await userEvent.click(screen.getByRole('tab', { name: 'All time' }));
+    expect(within(boards()).queryByText('climber')).toBeNull();
   });
 
   it('numbers players from 1 in order and maps country names with a fallback', async () => {
@@ -138,10 +166,11 @@ describe('LeaderboardPanel', () => {
         { country: 'XX', totalPoints: 10 },
       ],
     });
-    const rows = within(screen.getByRole('tabpanel')).getAllByRole('listitem');
+    await userEvent.click(screen.getByRole('tab', { name: 'All time' }));
+    const rows = within(boards()).getAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual(['1first30', '2second10']);
     await userEvent.click(screen.getByRole('tab', { name: 'Countries' }));
-    const countries = within(screen.getByRole('tabpanel')).getAllByRole('listitem');
+    const countries = within(boards()).getAllByRole('listitem');
     expect(countries[0].textContent).toContain('United Kingdom');
     expect(countries[1].textContent).toContain('XX');
     expect(within(countries[1]).getByTestId('flag-globe')).toBeTruthy();

@@ -159,7 +159,9 @@ describe('refreshing after taps', () => {
     expect(screen.getByText('No players yet!')).toBeInTheDocument();
     tap();
     await advance(50);
-    api.users = [makeLeaderboardUser({ id: api.user.id, username: 'tapper', totalPoints: 42 })];
+    api.seasonUsers = [
+      { ...makeLeaderboardUser({ id: api.user.id, username: 'tapper', totalPoints: 42 }), rank: 1 },
+    ];
     tap();
     await advance(50);
     await advance(1000);
@@ -188,11 +190,14 @@ describe('while the game is briefly unavailable', () => {
     expect(screen.queryByText(FAILED)).not.toBeInTheDocument();
     expect(tile('Session')).toHaveTextContent('5');
 
-    const user = { ...api.user, totalPoints: 45, totalTaps: 45 };
-    const session = { ...api.session, sessionPoints: 5, sessionTaps: 5 };
-    socket.emitWithAck.mockImplementation(async (_event, payload) =>
-      okAck(user, session, (payload as TapBatch).count),
-    );
+    // Each batch's answer carries the totals with that batch counted, as the server's do.
+    let counted = 0;
+    socket.emitWithAck.mockImplementation(async (_event, payload) => {
+      counted += (payload as TapBatch).count;
+      const user = { ...api.user, totalPoints: 40 + counted, totalTaps: 40 + counted };
+      const session = { ...api.session, sessionPoints: counted, sessionTaps: counted };
+      return okAck(user, session, (payload as TapBatch).count);
+    });
     await advance(2000);
     await advance(AFTER_WINDOW);
     expect(status()).not.toBeInTheDocument();

@@ -11,6 +11,9 @@ import { createQueryClient } from '../../src/lib/query-client';
 import { checkedAnswer } from '../api-answers';
 import { json } from './game-api';
 import { makeLeaderboardUser } from './builders';
+import { fakeSocket } from './fake-socket';
+
+vi.mock('socket.io-client', () => ({ io: () => fakeSocket(true) }));
 
 afterEach(() => {
   cleanup();
@@ -21,6 +24,9 @@ afterEach(() => {
 function stubAround(userId: string, rows: RankedUser[]) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const path = new URL(String(input), 'http://localhost').pathname;
+    // The season's calls wait: these tests look at the all-time boards.
+    if (path.startsWith('/api/seasons') || path.endsWith('/seasons'))
+      return new Promise<never>(() => undefined);
     const answer =
       path === `/api/users/${userId}/around`
         ? json(rows)
@@ -28,10 +34,12 @@ function stubAround(userId: string, rows: RankedUser[]) {
     return checkedAnswer('GET', path, answer);
   });
   vi.stubGlobal('fetch', fetchMock);
-  return () => fetchMock.mock.calls.length;
+  return () =>
+    fetchMock.mock.calls.filter(([input]) => String(input).endsWith(`/${userId}/around`)).length;
 }
 
-function renderPanel(
+/** The panel on its all-time boards. */
+async function renderPanel(
   users: LeaderboardUser[],
   countries: LeaderboardCountry[],
   currentUserId?: string,
@@ -45,7 +53,11 @@ function renderPanel(
   render(<LeaderboardPanel soundOn onToggleSound={vi.fn()} currentUserId={currentUserId} />, {
     wrapper,
   });
+  await userEvent.click(screen.getByRole('tab', { name: 'All time' }));
 }
+
+/** The boards on show: the innermost tab panel. */
+const boards = () => screen.getAllByRole('tabpanel').at(-1)!;
 
 const rowTexts = (list: HTMLElement) =>
   within(list)
@@ -55,7 +67,7 @@ const rowTexts = (list: HTMLElement) =>
 describe('ranks on the boards follow the Rank tile: equal points share a rank', () => {
   it('numbers the players and the countries of the panel by it', async () => {
     stubAround('nobody', []);
-    renderPanel(
+    await renderPanel(
       [
         makeLeaderboardUser({ username: 'amy', totalPoints: 30 }),
         makeLeaderboardUser({ username: 'bob', totalPoints: 30 }),
@@ -68,23 +80,27 @@ describe('ranks on the boards follow the Rank tile: equal points share a rank', 
         { country: 'DE', totalPoints: 1 },
       ],
     );
-    expect(rowTexts(screen.getByRole('tabpanel'))).toEqual(['1amy30', '1bob30', '3cid10']);
+    expect(rowTexts(boards())).toEqual(['1amy30', '1bob30', '3cid10']);
     await userEvent.click(screen.getByRole('tab', { name: 'Countries' }));
-    const countries = rowTexts(screen.getByRole('tabpanel'));
+    const countries = rowTexts(boards());
     expect(countries.map((text) => text?.match(/^\d+/)?.[0])).toEqual(['1', '1', '1', '4']);
   });
 
   it('numbers the event screen by it', () => {
     const client = createQueryClient();
     client.setQueryData(
-      ['/api/leaderboard/users'],
+      ['/api/seasons/current/users'],
       [
         makeLeaderboardUser({ username: 'amy', totalPoints: 7 }),
         makeLeaderboardUser({ username: 'bob', totalPoints: 7 }),
       ],
     );
-    client.setQueryData(['/api/leaderboard/countries'], [{ country: 'GB', totalPoints: 14 }]);
+    client.setQueryData(['/api/seasons/current/countries'], [{ country: 'GB', totalPoints: 14 }]);
     client.setQueryData(['/api/milestone/100k'], { usersOver100k: 0 });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => undefined)),
+    );
     render(
       <QueryClientProvider client={client}>
         <LeaderboardScreen />
@@ -111,7 +127,7 @@ describe('around me: a player outside the top of the board', () => {
 
   it('sees their own row and the players just above and below under Top Players', async () => {
     stubAround(me.id, around);
-    renderPanel(top, [], me.id);
+    await renderPanel(top, [], me.id);
     const section = await screen.findByRole('region', { name: 'Around you' });
     expect(rowTexts(screen.getByTestId('around-me'))).toEqual([
       '140up215',
@@ -123,23 +139,23 @@ describe('around me: a player outside the top of the board', () => {
     const mine = within(section).getByText('me').closest('li');
     expect(mine?.getAttribute('aria-current')).toBe('true');
     // Below the top list, which keeps its own rows.
-    const board = screen.getByRole('tabpanel');
+    const board = boards();
     expect(board.textContent?.indexOf('Top Players')).toBeLessThan(
       board.textContent?.indexOf('Around you') ?? -1,
     );
     expect(within(board).getAllByRole('listitem')).toHaveLength(top.length + around.length);
   });
 
-  it('is not shown, nor asked for, to a player on the top list', () => {
+  it('is not shown, nor asked for, to a player on the top list', async () => {
     const calls = stubAround(top[1].id, around);
-    renderPanel(top, [], top[1].id);
+    await renderPanel(top, [], top[1].id);
     expect(screen.queryByRole('region', { name: 'Around you' })).toBeNull();
     expect(calls()).toBe(0);
   });
 
-  it('is not asked for without a player', () => {
+  it('is not asked for without a player', async () => {
     const calls = stubAround('', around);
-    renderPanel(top, []);
+    await renderPanel(top, []);
     expect(screen.queryByRole('region', { name: 'Around you' })).toBeNull();
     expect(calls()).toBe(0);
   });

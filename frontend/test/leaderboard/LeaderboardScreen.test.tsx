@@ -1,5 +1,6 @@
 import {
   diffBoards,
+  diffSeasonBoards,
   gameEvents,
   type LeaderboardCountry,
   type LeaderboardUser,
@@ -16,10 +17,37 @@ import { json } from '../game/game-api';
 const socket = fakeSocket(true);
 vi.mock('socket.io-client', () => ({ io: () => socket }));
 
-function stubBoards(users: LeaderboardUser[], countries: LeaderboardCountry[]) {
+const SEASON = {
+  id: 12,
+  name: 'Season 12',
+  startsAt: '2026-11-23T00:00:00.000Z',
+  endsAt: '2026-11-30T00:00:00.000Z',
+};
+
+/**
+ * Answers the boards' calls: the all-time boards (`?board=all`) or the running season's, which the
+ * screen shows by default, with its countdown (2 days, 5 hours and a minute left).
+ */
+function stubBoards(
+  users: LeaderboardUser[],
+  countries: LeaderboardCountry[],
+  board: 'all' | 'season' = 'all',
+) {
+  window.history.replaceState(
+    null,
+    '',
+    board === 'all' ? '/leaderboard?board=all' : '/leaderboard',
+  );
+  const now = new Date(Date.parse(SEASON.endsAt) - ((2 * 24 + 5) * 3600 + 61) * 1000);
   const answer = (path: string): Response => {
-    if (path === '/api/leaderboard/users') return json(users);
-    if (path === '/api/leaderboard/countries') return json(countries);
+    if (path === '/api/leaderboard/users' && board === 'all') return json(users);
+    if (path === '/api/seasons/current/users' && board === 'season') {
+      return json(users.map((u, i) => ({ ...u, rank: i + 1 })));
+    }
+    if (path === `/api/${board === 'all' ? 'leaderboard' : 'seasons/current'}/countries`) {
+      return json(countries);
+    }
+    if (path === '/api/seasons/current') return json({ ...SEASON, now: now.toISOString() });
     if (path === '/api/milestone/100k') return json({ usersOver100k: 1 });
     return json({ error: `No stub for ${path}` }, 500);
   };
@@ -45,6 +73,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
 });
 
 describe('LeaderboardScreen', () => {
@@ -123,5 +152,36 @@ describe('LeaderboardScreen', () => {
     expect(await board('Top Players').findByText('newcomer')).toBeInTheDocument();
     expect(board('Top Players').getAllByTestId('board-row')[0]).toHaveTextContent(/^1newcomer/);
     expect(board('Top Countries').getByText('United States')).toBeInTheDocument();
+  });
+
+  it('shows the running season by default: its name, the time left and its boards, live', async () => {
+    stubBoards(players(3), [makeLeaderboardCountry('JP', 70)], 'season');
+    socket.emit.mockClear();
+    render(<LeaderboardScreen />, { wrapper: Providers });
+    expect(await board('Top Players').findByText('player1')).toBeInTheDocument();
+    expect(board('Top Countries').getByText('Japan')).toBeInTheDocument();
+    const season = screen.getByTestId('event-season');
+    expect(season).toHaveTextContent('Season 12');
+    expect(within(season).getByRole('timer')).toHaveTextContent('2d 5h left');
+    expect(socket.emit).toHaveBeenCalledWith(gameEvents.watchSeason, { boards: 'top10' });
+    expect(socket.emit).not.toHaveBeenCalledWith(gameEvents.watch, expect.anything());
+    const top = players(3);
+    const countries = [makeLeaderboardCountry('JP', 70)];
+    act(() => {
+      socket.push(gameEvents.seasonSnapshot, { v: 3, season: 12, users: top, countries });
+    });
+    const climber = makeLeaderboardUser({ username: 'climber', totalPoints: 5000 });
+    act(() => {
+      socket.push(gameEvents.seasonDelta, {
+        from: 3,
+        v: 4,
+        ...diffSeasonBoards(
+          { season: 12, users: top, countries },
+          { season: 12, users: [climber, ...top], countries },
+        ),
+      });
+    });
+    expect(await board('Top Players').findByText('climber')).toBeInTheDocument();
+    expect(board('Top Players').getAllByTestId('board-row')[0]).toHaveTextContent(/^1climber/);
   });
 });

@@ -6,3 +6,10 @@ export {
   useLeaderboardUsers,
   useMilestone,
 } from './queries';
+export { Countdown } from './seasons/Countdown';
+export {
+  useCurrentSeason,
+  useSeasonCountries,
+  useSeasonPushes,
+  useSeasonUsers,
+} from './seasons/season-queries';

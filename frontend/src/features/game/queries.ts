@@ -19,6 +19,10 @@ export const gameKeys = {
   milestone: ['/api/milestone/100k'],
   rank: (userId: string) => ['/api/users', userId, 'rank'],
   around: (userId: string) => ['/api/users', userId, 'around'],
+  /** The running season's boards, and the player's running season and archived ones (seasons/). */
+  seasonUsers: ['/api/seasons/current/users'],
+  seasonCountries: ['/api/seasons/current/countries'],
+  seasons: (userId: string) => ['/api/users', userId, 'seasons'],
   config: ['/api/game/config'],
 } as const;
 

@@ -7,7 +7,7 @@ import { throttle } from './throttle';
 const REFRESH_THROTTLE_MS = 1000;
 
 /**
- * After a counted tap: the player's rank and neighbours, and the boards when the game channel is
+ * After a counted tap: the player's rank, neighbours and season, and the boards when the game channel is
  * down (it pushes them otherwise). At most once a second during a burst, and once more when the
  * burst ends, so the tiles settle on the final figures.
  */
@@ -17,9 +17,12 @@ export function useRefreshAfterTap(): (userId: string) => void {
     throttle((userId: string) => {
       void queryClient.invalidateQueries({ queryKey: gameKeys.rank(userId) });
       void queryClient.invalidateQueries({ queryKey: gameKeys.around(userId) });
+      void queryClient.invalidateQueries({ queryKey: gameKeys.seasons(userId) });
       if (!gameSocket().connected) {
         void queryClient.invalidateQueries({ queryKey: gameKeys.users });
         void queryClient.invalidateQueries({ queryKey: gameKeys.countries });
+        void queryClient.invalidateQueries({ queryKey: gameKeys.seasonUsers });
+        void queryClient.invalidateQueries({ queryKey: gameKeys.seasonCountries });
       }
     }, REFRESH_THROTTLE_MS),
   );

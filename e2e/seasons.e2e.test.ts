@@ -1,0 +1,132 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../backend/test-support';
+import { expectNoViolations } from './axe';
+import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { viewportOptions } from './seed';
+import { tapFast, until } from './setup';
+
+const executable = chromiumPath();
+/** A phone and a desktop. */
+const WIDTHS = [360, 1280];
+
+/** A new player made through the welcome dialog, as a first visit does. */
+async function newPlayer(page: Page, name: string) {
+  await page.goto('/play');
+  await until(() => page.getByRole('dialog').isVisible()).toBe(true);
+  await page.getByLabel('Username', { exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Start Playing!' }).click();
+  await until(() => page.getByRole('dialog').count()).toBe(0);
+}
+
+/** A server and a browser for the suite, and pages of a given width on that server. */
+function suite(env: Record<string, string>) {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startTestServer({ env });
+    browser = await launch(executable!);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return async (width: number) => {
+    const context = await browser.newContext({
+      ...viewportOptions(width),
+      baseURL: server.url,
+      reducedMotion: 'reduce',
+      ...WITHOUT_SERVICE_WORKER,
+    });
+    return context.newPage();
+  };
+}
+
+describe.runIf(executable)('a season ending in a browser', () => {
+  // Seasons of 30 seconds: the test sees one end, and the next begin.
+  const open = suite({ SEASON_LENGTH: '30s' });
+
+  it.each(WIDTHS)(
+    'shows the season with its countdown at %i px, then its end, and the player’s result in past seasons',
+    async (width) => {
+      const page = await open(width);
+      const name = `season_${width}_${Date.now().toString(36)}`.slice(0, 20);
+      await newPlayer(page, name);
+      const panel = page.getByRole('complementary', { name: 'Leaderboard' });
+      const seasonBoards = panel.getByTestId('season-boards');
+      await until(() => seasonBoards.isVisible()).toBe(true);
+      expect(await panel.getByRole('tab', { name: 'Season' }).getAttribute('aria-selected')).toBe(
+        'true',
+      );
+      // A season that has just begun: the taps below all count in it.
+      const countdown = seasonBoards.getByRole('timer');
+      await until(() => countdown.textContent()).toMatch(/^(2\d|30)s left$/);
+      const season = await seasonBoards.locator('p').first().textContent();
+      expect(season).toMatch(/^Season \d+$/);
+
+      await tapFast(page, 6);
+      const row = seasonBoards.getByRole('listitem').filter({ hasText: name });
+      await until(() => row.textContent()).toMatch(/^1.*6$/);
+      await until(() => seasonBoards.getByTestId('season-standing').textContent()).toBe(
+        'You: #1 with 6 points',
+      );
+      await expectNoViolations(page, `season boards at ${width}px`);
+      await page.screenshot({ path: screenshotPath(`season-boards-${width}`), fullPage: true });
+
+      // The season ends: the next one starts empty, under its own name, live.
+      await expect
+        .poll(() => seasonBoards.locator('p').first().textContent(), { timeout: 45_000 })
+        .not.toBe(season);
+      await until(() => seasonBoards.getByText('No players yet!').isVisible()).toBe(true);
+      // All time keeps every point.
+      await panel.getByRole('tab', { name: 'All time' }).click();
+      await until(() =>
+        panel.getByRole('listitem').filter({ hasText: name }).textContent(),
+      ).toMatch(/6$/);
+      await panel.getByRole('tab', { name: 'Season' }).click();
+
+      // The ended season, archived, with the player first in it.
+      await panel.getByRole('button', { name: 'Past seasons' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Past seasons' });
+      const mine = dialog.getByRole('button', { name: new RegExp(`^${season}`) });
+      await until(() => mine.textContent()).toMatch(/#1 · 6 pts$/);
+      await expectNoViolations(page, `past seasons at ${width}px`);
+      await page.screenshot({ path: screenshotPath(`past-seasons-${width}`) });
+      await mine.click();
+      const final = page.getByRole('list', { name: `${season}: final players` });
+      await until(() => final.getByRole('listitem').first().textContent()).toBe(`1${name}6`);
+      await page.keyboard.press('Escape');
+      await until(() => page.getByRole('dialog').count()).toBe(0);
+      await page.context().close();
+    },
+  );
+});
+
+describe.runIf(executable)('the event screen in a browser', () => {
+  const open = suite({});
+
+  it.each([360, 1920])(
+    'shows the season by default on the event screen at %i px, with its countdown',
+    async (width) => {
+      const tapper = await open(360);
+      const name = `event_${width}_${Date.now().toString(36)}`.slice(0, 20);
+      await newPlayer(tapper, name);
+      const screen = await open(width);
+      await screen.goto('/leaderboard');
+      const season = screen.getByTestId('event-season');
+      await until(() => season.textContent()).toMatch(/^Season \d+·\d.* left$/);
+      await until(() => screen.getByRole('status').textContent()).toContain('Live');
+      await tapFast(tapper, 4);
+      const row = screen.getByTestId('board-row').filter({ hasText: name });
+      await until(() => row.textContent()).toContain('4');
+      await expectNoViolations(screen, `event screen at ${width}px`);
+      await screen.screenshot({ path: screenshotPath(`event-season-${width}`) });
+      // `?board=all` shows every point ever instead.
+      await screen.goto('/leaderboard?board=all');
+      await until(() => screen.getByText('All time').isVisible()).toBe(true);
+      await until(() => screen.getByTestId('board-row').filter({ hasText: name }).count()).toBe(1);
+      await tapper.context().close();
+      await screen.context().close();
+    },
+  );
+});
