@@ -128,4 +128,59 @@ describe.runIf(executable)('the game opened while its server cannot be reached',
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('game-opened-server-back-360') });
   });
+
+  it('opened offline after a sync, shows what the device last knew, as of when, never lower, and no false synced', async () => {
+    const { page, userId } = await firstVisit();
+    const context = page.context();
+    for (let i = 0; i < 5; i += 1) await tap(page);
+    await until(() => serverTotal(userId)).toBe(5);
+    await context.setOffline(true);
+    for (let i = 0; i < 10; i += 1) await tap(page);
+    await until(() => status(page).getAttribute('data-waiting')).toBe('10');
+    await context.setOffline(false);
+    await until(() => status(page).getAttribute('data-state')).toBe('synced');
+    expect(await serverTotal(userId)).toBe(15);
+    // What the screen shows once everything is in: the player's figures and the others.
+    const banner = page.getByTestId('milestone-banner');
+    await until(() => banner.textContent()).toMatch(/users have reached 100K points/);
+    await until(() => tile(page, 'Rank')).toMatch(/^#\d+$/);
+    const address = page.getByTestId('contract-address');
+    await until(() => address.textContent()).not.toBe('…');
+    const before = {
+      session: await tile(page, 'Session'),
+      total: await tile(page, 'Total Taps'),
+      rank: await tile(page, 'Rank'),
+      milestone: await banner.textContent(),
+      address: await address.textContent(),
+    };
+    expect(before.total).toBe('15');
+
+    await context.setOffline(true);
+    await page.reload();
+    await until(() => tile(page, 'Country')).toContain('DE');
+    await until(() => status(page).getAttribute('data-state')).toBe('offline');
+    expect(await tile(page, 'Total Taps')).toBe(before.total);
+    expect(await tile(page, 'Session')).toBe(before.session);
+    expect(await tile(page, 'Rank')).toBe(before.rank);
+    expect(await banner.textContent()).toBe(before.milestone);
+    expect(await address.textContent()).toBe(before.address);
+    const asOf = page.getByTestId('figures-as-of');
+    expect(await asOf.textContent()).toMatch(/^Figures as of /);
+    const when = Date.parse((await asOf.locator('time').getAttribute('datetime'))!);
+    expect(Date.now() - when).toBeLessThan(10 * 60_000);
+    await page.screenshot({ path: screenshotPath('game-reloaded-offline-360') });
+    // A tap offline is counted on the screen and waits; the line still says offline, not synced.
+    await tap(page);
+    await until(() => status(page).getAttribute('data-waiting')).toBe('1');
+    expect(await status(page).getAttribute('data-state')).toBe('offline');
+    expect(await tile(page, 'Total Taps')).toBe('16');
+
+    await context.setOffline(false);
+    await until(() => status(page).getAttribute('data-state')).toBe('synced');
+    await until(() => serverTotal(userId)).toBe(16);
+    // Back online the counters go on from there: no jump.
+    expect(await tile(page, 'Total Taps')).toBe('16');
+    expect(await tile(page, 'Session')).toBe(String(Number(before.session) + 1));
+    expect(await page.getByTestId('figures-as-of').count()).toBe(0);
+  });
 });

@@ -15,7 +15,11 @@ export function ContractBox({ address }: { address: string | undefined }) {
   return (
     <div className="flex items-center gap-2 rounded-2xl bg-slate-900 p-3 ring-1 ring-slate-800">
       <span className="shrink-0 text-xs font-bold text-slate-400 uppercase">CA</span>
-      <code className="min-w-0 flex-1 truncate font-mono text-sm text-slate-200" title={address}>
+      <code
+        data-testid="contract-address"
+        className="min-w-0 flex-1 truncate font-mono text-sm text-slate-200"
+        title={address}
+      >
         {address ?? '…'}
       </code>
       <Button size="sm" onClick={copy} disabled={!address}>

@@ -14,6 +14,7 @@ import { StatTiles } from './StatTiles';
 import { TapCharacter } from './TapCharacter';
 import { TapStatus } from './TapStatus';
 import { useGame } from './useGame';
+import { isNumber, isText, useRemembered } from './useRemembered';
 
 const WelcomeDialog = lazy(() =>
   import('./WelcomeDialog').then((m) => ({ default: m.WelcomeDialog })),
@@ -26,6 +27,10 @@ export function GamePage() {
   const milestone = useMilestone();
   const user = game.player?.user;
   const rank = useRank(user?.id);
+  // Offline, what the server last answered (the page says as of when).
+  const usersOver100k = useRemembered('milestone', milestone.data?.usersOver100k, isNumber);
+  const rankShown = useRemembered(user ? `rank.${user.id}` : null, rank.data?.rank, isNumber);
+  const address = useRemembered('contract-address', config.data?.contractAddress, isText);
   const session = game.player?.session;
   // What the browser stored (a player, the sound setting) shows once hydrated: the page's HTML,
   // rendered at build time, knows neither.
@@ -43,10 +48,12 @@ export function GamePage() {
       <main className="mx-auto grid max-w-6xl grid-cols-[minmax(0,1fr)] gap-6 px-3 pt-20 pb-12 sm:px-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <h1 className="sr-only">TapGram: tap to earn</h1>
         <div className="flex flex-col gap-5">
-          <MilestoneBanner milestone={milestone.data} />
+          <MilestoneBanner
+            milestone={usersOver100k === undefined ? undefined : { usersOver100k }}
+          />
           {game.reconnecting && <ReconnectingNotice />}
           {game.frozen && <FrozenNotice />}
-          <TapStatus state={game.sync} waiting={game.unconfirmed} />
+          <TapStatus state={game.sync} waiting={game.unconfirmed} asOf={game.asOf} />
           <div className="flex flex-col gap-2">
             <TapCharacter onTap={game.tap} disabled={game.frozen} />
             <EnergyGauge bucket={game.bucket} spent={game.spent} disabled={game.frozen} />
@@ -54,11 +61,11 @@ export function GamePage() {
           <StatTiles
             sessionPoints={session ? game.sessionShown : 0}
             totalTaps={user ? game.totalShown : 0}
-            rank={rank.data?.rank}
+            rank={rankShown}
             country={user?.country}
             frozen={game.frozen}
           />
-          <ContractBox address={config.data?.contractAddress} />
+          <ContractBox address={address} />
         </div>
         <LeaderboardPanel
           soundOn={soundOn}

@@ -5,6 +5,9 @@ const USER_ID = 'tapgram.game.userId';
 const SESSION_ID = 'tapgram.game.sessionId';
 const SOUND = 'tapgram.game.sound';
 const PLAYER = 'tapgram.game.player';
+const SEEN = 'tapgram.game.seen';
+/** What the server last answered for the screen's other figures (the milestone, a rank...). */
+const KNOWN = 'tapgram.game.known.';
 
 /**
  * The player and session as the server last answered them, and when: the game opens with them
@@ -15,6 +18,14 @@ export interface StoredPlayer {
   session: GameSession;
   /** When the server answered these figures (ms since the epoch); absent in older copies. */
   savedAt?: number;
+}
+
+/** The counters as the player last saw them: a later visit never shows them lower. */
+export interface SeenCounters {
+  userId: string;
+  sessionId: string;
+  session: number;
+  total: number;
 }
 
 function read<T>(key: string): T | null {
@@ -36,6 +47,7 @@ export const gameStorage = {
     localStorage.removeItem(USER_ID);
     localStorage.removeItem(SESSION_ID);
     localStorage.removeItem(PLAYER);
+    localStorage.removeItem(SEEN);
   },
   /** Remembers the player as the server last answered, for a visit without a network. */
   savePlayer(player: StoredPlayer) {
@@ -47,6 +59,26 @@ export const gameStorage = {
     return stored?.user?.id === localStorage.getItem(USER_ID) && stored?.session?.id
       ? stored
       : null;
+  },
+  /** The counters last shown to the stored player. */
+  seen(): SeenCounters | null {
+    const seen = read<SeenCounters>(SEEN);
+    return seen?.userId === localStorage.getItem(USER_ID) &&
+      typeof seen.session === 'number' &&
+      typeof seen.total === 'number'
+      ? seen
+      : null;
+  },
+  saveSeen(seen: SeenCounters) {
+    localStorage.setItem(SEEN, JSON.stringify(seen));
+  },
+  /** What the server last answered for `name`, if it has the expected kind. */
+  known<T>(name: string, is: (value: unknown) => value is T): T | null {
+    const value = read<unknown>(KNOWN + name);
+    return is(value) ? value : null;
+  },
+  remember(name: string, value: unknown) {
+    localStorage.setItem(KNOWN + name, JSON.stringify(value));
   },
   sound(): boolean {
     const stored = localStorage.getItem(SOUND);

@@ -1,12 +1,33 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Player } from './game-api';
+import { gameStorage } from './storage';
 import type { Waiting } from './tap-status';
+
+interface Shown {
+  sessionId: string;
+  session: number;
+  total: number;
+}
+
+/** `figures`, not below what the player saw on this device before (a reload, the last visit). */
+function notBelowSeen(figures: Shown, userId: string): Shown {
+  const seen = gameStorage.seen();
+  if (!seen || seen.userId !== userId) return figures;
+  return {
+    ...figures,
+    session:
+      seen.sessionId === figures.sessionId
+        ? Math.max(figures.session, seen.session)
+        : figures.session,
+    total: Math.max(figures.total, seen.total),
+  };
+}
 
 /**
  * The Session and Total Taps counters as shown: the server's figures and the taps waiting, never
- * going back in front of the player (a tap the server refused despite the allowance holds them
- * until the server's figures pass them again). A frozen player's taps are not counted: the
- * counters show the server's figures alone.
+ * going back in front of the player, on this page or the next (a tap the server refused despite
+ * the allowance holds them until the server's figures pass them again). A frozen player's taps
+ * are not counted: the counters show the server's figures alone.
  */
 export function useShownCounters(
   player: Player | null,
@@ -15,20 +36,17 @@ export function useShownCounters(
 ) {
   const session = player?.session;
   const sessionId = session?.id ?? '';
+  const userId = player?.user.id ?? '';
   const figures = {
     sessionId,
     session: (session?.sessionPoints ?? 0) + (session ? waitingHere : 0),
     total: (player?.user.totalTaps ?? 0) + unconfirmed,
   };
   const [shown, setShown] = useState(figures);
-  if (shown.sessionId !== sessionId || frozen) {
-    if (
-      shown.sessionId !== sessionId ||
-      shown.session !== figures.session ||
-      shown.total !== figures.total
-    ) {
-      setShown(figures);
-    }
+  if (shown.sessionId !== sessionId) {
+    setShown(frozen || !userId ? figures : notBelowSeen(figures, userId));
+  } else if (frozen) {
+    if (shown.session !== figures.session || shown.total !== figures.total) setShown(figures);
   } else if (figures.session > shown.session || figures.total > shown.total) {
     setShown({
       sessionId,
@@ -36,6 +54,9 @@ export function useShownCounters(
       total: Math.max(shown.total, figures.total),
     });
   }
+  useEffect(() => {
+    if (userId && shown.sessionId) gameStorage.saveSeen({ userId, ...shown });
+  }, [userId, shown]);
   return {
     sessionShown: Math.max(shown.session, frozen ? 0 : figures.session),
     totalShown: Math.max(shown.total, frozen ? 0 : figures.total),
