@@ -186,6 +186,9 @@ describe('KeptTapsWriter', () => {
           release = resolve;
         });
       },
+      writeNow: (kept) => {
+        writes.push(structuredClone(kept));
+      },
     };
     return { storage, writes, release: () => release() };
   }

@@ -125,6 +125,15 @@ export function useTapSender({
       () => created.snapshot(),
       (error) => console.error('Could not keep taps on this device', error),
     );
+    // A page being hidden or closed may not live to finish an asynchronous write: its taps are
+    // copied at once (after the sender, listening since it was made, has sent its window's).
+    const leaving = () => writer.writeNow();
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') leaving();
+    };
+    window.addEventListener('pagehide', leaving);
+    document.addEventListener('visibilitychange', onVisibility);
+    document.addEventListener('freeze', leaving);
     // Taps an earlier page kept (a reload, a closed tab, the last visit) go first, with those
     // of this page's former sender, after what that one adopted.
     const adopted = adopting.then(() => writer.adopt());
@@ -147,6 +156,9 @@ export function useTapSender({
     sender.current = created;
     return () => {
       disposed = true;
+      window.removeEventListener('pagehide', leaving);
+      document.removeEventListener('visibilitychange', onVisibility);
+      document.removeEventListener('freeze', leaving);
       created.dispose();
       // The next sender of this page (after an unfreeze, say) takes over what this one holds.
       handover = mergeKept([handover ?? emptyKept(), created.snapshot()]);

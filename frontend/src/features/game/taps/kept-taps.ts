@@ -32,6 +32,11 @@ export interface KeptTaps {
   posts: KeptPost[];
   /** The last batch number each session used: taps numbered later go above it. */
   last: Record<string, number>;
+  /**
+   * Which of a page's writes this is, counted up: of two copies of one page's taps (its
+   * asynchronous one and the one written at once as it goes), the higher is the newer.
+   */
+  version?: number;
 }
 
 export const emptyKept = (): KeptTaps => ({ batches: [], loose: [], posts: [], last: {} });
@@ -74,11 +79,14 @@ export function mergeKept(all: KeptTaps[]): KeptTaps {
 /**
  * Where a page keeps its taps: its own entry, so that two open pages do not overwrite each
  * other's. `adopt` takes the entries of pages that are gone (closed, reloaded, killed) and
- * removes them: the adopting page keeps them from then on.
+ * removes them: the adopting page keeps them from then on. `write` is the page's copy as it goes;
+ * `writeNow` a copy written before it returns, for a page being hidden or closed, which may not
+ * live to finish the other.
  */
 export interface KeptTapsStorage {
   adopt(): Promise<KeptTaps>;
   write(kept: KeptTaps): Promise<void>;
+  writeNow(kept: KeptTaps): void;
 }
 
 /**
@@ -87,6 +95,7 @@ export interface KeptTapsStorage {
  * empty start never overwrites what they left.
  */
 export class KeptTapsWriter {
+  private version = 0;
   private loaded = false;
   private writing = false;
   private dirty = false;
@@ -123,16 +132,33 @@ export class KeptTapsWriter {
     void this.writeLoop();
   }
 
+  /**
+   * The page is being hidden or closed: its newest state is written before this returns (the
+   * asynchronous write of the last tap may never finish).
+   */
+  writeNow(): void {
+    try {
+      this.storage.writeNow(this.newest());
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
   /** Resolves once what changed so far is written (tests). */
   settled(): Promise<void> {
     return this.idle;
+  }
+
+  private newest(): KeptTaps {
+    this.version += 1;
+    return { ...this.read(), version: this.version };
   }
 
   private async writeLoop() {
     while (this.dirty) {
       this.dirty = false;
       try {
-        await this.storage.write(this.read());
+        await this.storage.write(this.newest());
       } catch (error) {
         this.onError(error);
       }
