@@ -131,14 +131,25 @@ export class Admission {
     this.finished = 0;
     this.busyMs = 0;
     this.sampledAt = now;
-    if (busy <= 0 || busy < window / 2) return;
+    if (busy <= 0) return;
     const pace = finished / busy;
+    if (busy < window / 2) {
+      // A store that answers again after a stall has at least this pace: the pace the stall
+      // wore down comes back up at once, not only when the store is next busy for most of a sample.
+      if (this.pace > 0) this.pace = Math.max(this.pace, pace);
+      return;
+    }
     this.pace = this.pace === 0 ? pace : LAG_WEIGHT * pace + (1 - LAG_WEIGHT) * this.pace;
   }
 
-  /** Whether the batches waiting and one more would take the store longer than the bound. */
+  /**
+   * Whether the batches waiting and one more would take the store longer than the bound. A batch
+   * with none ahead of it is never refused for the pace: it alone is how the store shows it is back.
+   */
   private storeBehind(): boolean {
-    return this.pace > 0 && (this.waiting + 1) / this.pace > this.limits.tapWaitMs;
+    return (
+      this.waiting > 0 && this.pace > 0 && (this.waiting + 1) / this.pace > this.limits.tapWaitMs
+    );
   }
 
   /** Batches counted as waiting for the store now. */

@@ -239,4 +239,38 @@ describe('admission control by the pace of the store', () => {
     for (const batch of burst) batch.finish();
     expect(await Promise.all(taken)).toEqual(Array(50).fill('counted'));
   });
+  it('takes batches again once a store that stalled answers, and refuses only behind the stalled one', async () => {
+    const { clock, admission } = paced();
+    // Busy for a whole sample: 10 batches in 100 ms.
+    const first = Array.from({ length: 10 }, () => held());
+    const counted = first.map(({ work }) => admission.tap(work));
+    clock.now = 100;
+    for (const batch of first) batch.finish();
+    await Promise.all(counted);
+    admission.observePace();
+
+    // The store stalls for 2 s with one batch on it: the pace wears down sample by sample.
+    const stalled = held();
+    const waiting = admission.tap(stalled.work);
+    for (let t = 150; t <= 2100; t += 50) {
+      clock.now = t;
+      admission.observePace();
+    }
+    await expect(admission.tap(async () => 'counted')).rejects.toMatchObject({ status: 503 });
+    clock.now = 2101;
+    stalled.finish();
+    await waiting;
+    // With none waiting, a batch is taken: it shows the store is back, and the pace comes back.
+    const probe = held();
+    const probed = admission.tap(probe.work);
+    clock.now = 2102;
+    probe.finish();
+    await probed;
+    clock.now = 2150;
+    admission.observePace();
+    const burst = Array.from({ length: 5 }, () => held());
+    const taken = burst.map(({ work }) => admission.tap(work));
+    for (const batch of burst) batch.finish();
+    expect(await Promise.all(taken)).toEqual(Array(5).fill('counted'));
+  });
 });
