@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { preloadPage } from './App';
+import { preloadDeferredParts } from './lib/lazy-page';
 import { lolgramKeys } from './features/lolgram/lib/query-keys';
 import { Root } from './Root';
 
@@ -16,10 +17,15 @@ export { APP_SHELL, PRERENDERED_PAGES, prerenderedFile } from '@tapgram/shared/r
  */
 export async function render(path: string): Promise<string> {
   await preloadPage(path);
+  await preloadDeferredParts();
   const router = ({ children }: { children: ReactNode }) => (
     <StaticRouter location={path}>{children}</StaticRouter>
   );
-  const { prelude } = await prerender(<Root router={router} />);
+  // One piece of markup: a boundary larger than React's progressive chunk is otherwise sent
+  // apart, after the rest, for a script to move into place.
+  const { prelude } = await prerender(<Root router={router} />, {
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+  });
   return new Response(prelude).text();
 }
 

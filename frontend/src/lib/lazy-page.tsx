@@ -1,24 +1,46 @@
 import { lazy, useState, type ComponentType } from 'react';
 
-/** A page whose code loads when it is first shown, or before, with `preload`. */
-export interface LazyPage {
-  (): React.JSX.Element;
-  preload(): Promise<void>;
-}
+/** A component whose code loads when it is first shown, or before, with `preload`. */
+export type LazyPart<P extends object> = ComponentType<P> & { preload(): Promise<void> };
 
-export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
-  let loaded: ComponentType | undefined;
+/** A page whose code loads when it is first shown, or before, with `preload`. */
+export type LazyPage = LazyPart<Record<string, never>>;
+
+/** The parts made with `deferredPart`, which the build's render loads before rendering a page. */
+const deferred = new Set<LazyPart<never>>();
+
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>): LazyPart<P> {
+  let loaded: ComponentType<P> | undefined;
   const preload = () =>
     load().then((component) => {
       loaded = component;
     });
   const Lazy = lazy(() => preload().then(() => ({ default: loaded! })));
-  function Page() {
-    // Chosen once per mount: a page loaded before its first render (as the build renders each
-    // page, and as the browser hydrates it) renders at once; else its code is awaited, in the
-    // nearest Suspense boundary.
+  function Part(props: P) {
+    // Chosen once per mount: a part loaded before its first render (as the build renders each
+    // page, and as the browser hydrates a page) renders at once; else its code is awaited, in the
+    // nearest Suspense boundary (while hydrating, its markup stays as the HTML had it).
     const [Ready] = useState(() => loaded);
-    return Ready ? <Ready /> : <Lazy />;
+    return Ready ? <Ready {...props} /> : <Lazy {...props} />;
   }
-  return Object.assign(Page, { preload });
+  return Object.assign(Part, { preload });
+}
+
+export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
+  return lazyPart<Record<string, never>>(load);
+}
+
+/**
+ * A part of a page that the page's HTML has (the build renders it) but whose code the browser
+ * loads only as hydration reaches it, after the rest of the page: inside a Suspense boundary.
+ */
+export function deferredPart<P extends object>(load: () => Promise<ComponentType<P>>): LazyPart<P> {
+  const part = lazyPart(load);
+  deferred.add(part as LazyPart<never>);
+  return part;
+}
+
+/** Loads every deferred part the loaded pages made: the build renders them whole. */
+export async function preloadDeferredParts(): Promise<void> {
+  await Promise.all([...deferred].map((part) => part.preload()));
 }

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
 import { useHydrated } from '../../lib/hydration';
+import { deferredPart } from '../../lib/lazy-page';
 import { SOUND_DEFAULT_ON } from '../../lib/ui-constants';
 import { LazyStorySection } from '../story';
 import { ContractBox } from './ContractBox';
 import { EnergyGauge } from './EnergyGauge';
 import { FrozenNotice } from './FrozenNotice';
 import { GameHeader } from './GameHeader';
-import { LeaderboardPanel } from './LeaderboardPanel';
 import { MilestoneBanner } from './MilestoneBanner';
 import { useGameConfig, useGamePushes, useMilestone, useRank } from './queries';
 import { ReconnectingNotice } from './ReconnectingNotice';
@@ -16,6 +16,11 @@ import { TapStatus } from './TapStatus';
 import { useGame } from './useGame';
 import { isNumber, isText, useRemembered } from './useRemembered';
 
+// The boards (and their tabs' code) hydrate after the character, stats and tiles: their markup is
+// in the page's HTML, so they show at once, and the code the HTML names is what the first taps need.
+const LeaderboardPanel = deferredPart(() =>
+  import('./LeaderboardPanel').then((m) => m.LeaderboardPanel),
+);
 const WelcomeDialog = lazy(() =>
   import('./WelcomeDialog').then((m) => ({ default: m.WelcomeDialog })),
 );
@@ -67,11 +72,13 @@ export function GamePage() {
           />
           <ContractBox address={address} />
         </div>
-        <LeaderboardPanel
-          soundOn={soundOn}
-          onToggleSound={game.toggleSound}
-          currentUserId={user?.id}
-        />
+        <Suspense fallback={null}>
+          <LeaderboardPanel
+            soundOn={soundOn}
+            onToggleSound={game.toggleSound}
+            currentUserId={user?.id}
+          />
+        </Suspense>
         <div className="lg:col-span-2">
           <LazyStorySection held={status === 'needs-user'} />
         </div>
