@@ -17,3 +17,4 @@ export * from './seasons';
 export * from './live';
 export * from './notifications';
 export * from './telegram';
+export * from './streak';

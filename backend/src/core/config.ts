@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
-import { DEFAULT_TAP_ALLOWANCE } from '@tapgram/shared';
+import { DEFAULT_STREAK_RULES, DEFAULT_TAP_ALLOWANCE } from '@tapgram/shared';
 
 /**
  * The repository's `data` directory: `npm start` (cwd backend/) and `npm run admin` (cwd the
@@ -222,6 +222,11 @@ export const envSchema = z
     TAP_RATE_PER_SECOND: positiveInt(DEFAULT_TAP_ALLOWANCE.perSecond),
     TAP_BURST: positiveInt(DEFAULT_TAP_ALLOWANCE.burst),
     FLUSH_INTERVAL_MS: positiveInt(1000),
+    /** Taps that make a UTC day count for the daily streak. */
+    STREAK_DAILY_TAPS: positiveInt(DEFAULT_STREAK_RULES.dailyTaps),
+    /** Points of the daily check-in bonus per day of the streak, and the most one gives. */
+    STREAK_BONUS_BASE: positiveInt(DEFAULT_STREAK_RULES.bonusBase),
+    STREAK_BONUS_CAP: positiveInt(DEFAULT_STREAK_RULES.bonusCap),
     /** How long a season lasts: a week unless set. */
     SEASON_LENGTH: durationSchema.prefault('7d'),
     /** When season 1 started: a Monday at midnight UTC unless set; seasons follow on from it. */

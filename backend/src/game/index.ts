@@ -15,6 +15,9 @@ import { SeasonsRepository } from './seasons/seasons-repository';
 import { seasonsRouter } from './seasons/seasons-routes';
 import { SeasonsService } from './seasons/seasons-service';
 import { SignalsRepository } from './signals-repository';
+import { StreakRepository } from './streaks/streak-repository';
+import { streakRouter } from './streaks/streak-routes';
+import { StreakService } from './streaks/streak-service';
 import { gameFastRoutes, gameRouter } from './routes';
 import { GameService } from './service';
 import { attachGameChannel } from './socket';
@@ -82,6 +85,15 @@ export async function createGameFeature(
     calendar,
   });
   const archiver = new SeasonArchiver(seasons, logger);
+  const streaks = new StreakService({
+    store,
+    reads: new StreakRepository(db.pool),
+    rules: {
+      dailyTaps: config.STREAK_DAILY_TAPS,
+      bonusBase: config.STREAK_BONUS_BASE,
+      bonusCap: config.STREAK_BONUS_CAP,
+    },
+  });
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const operators = new OperatorsService(
     db.pool,
@@ -104,6 +116,7 @@ export async function createGameFeature(
     ),
   );
   router.use(seasonsRouter(seasons));
+  router.use(streakRouter(streaks));
   router.use(operatorsRouter(operators, adminOnly));
   // Without a bot token the Telegram calls do not exist (404), and nothing else changes.
   if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_APP_URL) {

@@ -2,7 +2,10 @@ import { DEFAULT_SEASON_CALENDAR, type SeasonCalendar, type TapAllowance } from 
 import type { GameRepositories } from './repositories';
 import {
   TAP_KEY_TTL_SECONDS,
+  type BonusClaim,
+  type BonusOutcome,
   type BoardKey,
+  type DayTaps,
   type PlayerBatch,
   type GameStore,
   type SessionOutcome,
@@ -178,6 +181,19 @@ export class PostgresGameStore implements GameStore {
   }
 
   async dropSeasons() {}
+
+  /** Postgres counts every tap's day as it counts the tap. */
+  async recentDayTaps(): Promise<DayTaps[]> {
+    return [];
+  }
+
+  /** The claim's row and its points in one statement: both or neither. */
+  async claimBonus(claim: BonusClaim): Promise<BonusOutcome> {
+    const added = await this.repo.addBonus({ ...claim, addPoints: true, calendar: this.calendar });
+    if (added.kind !== 'claimed') return added.kind === 'already' ? { kind: 'already' } : added;
+    this.onChange();
+    return added.user ? { kind: 'claimed', user: added.user } : { kind: 'missing' };
+  }
 
   async close() {
     clearInterval(this.pruner);

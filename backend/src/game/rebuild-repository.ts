@@ -2,6 +2,13 @@ import type { GameUser } from '@tapgram/shared';
 import type { Queryable } from '../core/db';
 import { USER_COLUMNS } from './repository';
 
+/** A player as a rebuild puts them back: `day` and `dayTaps` are null before their first tap. */
+export type RebuiltUser = GameUser & {
+  frozen: boolean;
+  day: number | null;
+  dayTaps: number | null;
+};
+
 /**
  * What rebuilding an emptied Redis reads from Postgres, and the Redis generation Postgres follows
  * (game_redis_generation): a flush of figures read from a Redis since emptied is not written.
@@ -24,12 +31,20 @@ export class RebuildRepository {
     await this.db.query('UPDATE game_redis_generation SET generation = $1', [generation]);
   }
 
-  /** Streams every player in pages, for rebuilding an empty Redis. */
-  async *allUsers(pageSize = 5000): AsyncGenerator<(GameUser & { frozen: boolean })[]> {
+  /**
+   * Streams every player in pages, for rebuilding an empty Redis, with their taps on the last day
+   * they tapped (null: never), from which the day's count goes on.
+   */
+  async *allUsers(pageSize = 5000): AsyncGenerator<RebuiltUser[]> {
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      const { rows } = await this.db.query<GameUser & { frozen: boolean }>(
-        `SELECT ${USER_COLUMNS}, frozen_at IS NOT NULL AS frozen FROM game_users
+      const { rows } = await this.db.query<RebuiltUser>(
+        `SELECT ${USER_COLUMNS}, frozen_at IS NOT NULL AS frozen, d.day, d.taps::float8 AS "dayTaps"
+           FROM game_users
+           LEFT JOIN LATERAL (
+             SELECT day, taps FROM game_daily_taps
+              WHERE user_id = game_users.id ORDER BY day DESC LIMIT 1
+           ) d ON true
           WHERE id > $1 ORDER BY id LIMIT $2`,
         [after, pageSize],
       );
@@ -37,6 +52,16 @@ export class RebuildRepository {
       yield rows;
       after = rows[rows.length - 1].id;
     }
+  }
+
+  /** A player's taps on the last day they tapped, as Postgres holds them; null: never. */
+  async lastDayTaps(userId: string): Promise<{ day: number; taps: number } | null> {
+    const { rows } = await this.db.query<{ day: number; taps: number }>(
+      `SELECT day, taps::float8 AS taps FROM game_daily_taps
+        WHERE user_id = $1 ORDER BY day DESC LIMIT 1`,
+      [userId],
+    );
+    return rows[0] ?? null;
   }
 
   async frozenUsers(): Promise<string[]> {

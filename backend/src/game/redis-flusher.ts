@@ -24,7 +24,8 @@ end
  * totals, all in one step: the figures are one cut of the game (no tap counted in part of them),
  * so the session batch numbers written with them say exactly which batches Postgres holds, and a
  * player's points in the seasons Redis holds add up with their all-time points.
- * Answers flat lists: users (id, points, taps), sessions (id, points, taps, seq), countries
+ * Answers flat lists: users (id, points, taps, then their taps on the last two days they tapped:
+ * day, taps, day, taps, '' for none), sessions (id, points, taps, seq), countries
  * (country, points, taps), the generation of the counters, and season scores (season, id,
  * points).
  */
@@ -41,11 +42,10 @@ redis.call('SADD', KEYS[7], ARGV[1])
 local users, sessions, countries, seasonScores = {}, {}, {}, {}
 local seasons = redis.call('SMEMBERS', KEYS[11])
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
-  local v = redis.call('HMGET', ARGV[2] .. id, 'points', 'taps')
+  local v = redis.call('HMGET', ARGV[2] .. id, 'points', 'taps', 'day', 'dayTaps', 'prevDay', 'prevDayTaps')
   if v[1] then
     users[#users + 1] = id
-    users[#users + 1] = v[1]
-    users[#users + 1] = v[2]
+    for j = 1, 6 do users[#users + 1] = v[j] or '' end
     for _, season in ipairs(seasons) do
       local points = redis.call('ZSCORE', ARGV[4] .. season .. ':users', id)
       if points then
@@ -235,10 +235,16 @@ function parseTotals(
     return out;
   };
   return {
-    users: rows(users, 3, ([id, points, taps]) => ({
+    users: rows(users, 7, ([id, points, taps, day, dayTaps, prevDay, prevDayTaps]) => ({
       id,
       points: Number(points),
       taps: Number(taps),
+      days: [
+        [day, dayTaps],
+        [prevDay, prevDayTaps],
+      ]
+        .filter(([d]) => d !== '')
+        .map(([d, t]) => ({ day: Number(d), taps: Number(t || 0) })),
     })),
     sessions: rows(sessions, 4, ([id, points, taps, seq]) => ({
       id,

@@ -60,9 +60,10 @@ export class RedisRebuilder {
    * the users board, and their points off their country's.
    */
   async loadUser(userId: string): Promise<boolean> {
-    const [user, frozen] = await Promise.all([
+    const [user, frozen, lastDay] = await Promise.all([
       this.repos.players.findUser(userId),
       this.repos.players.isFrozen(userId),
+      this.repos.rebuild.lastDayTaps(userId),
     ]);
     if (!user) return false;
     const key = this.k.user(user.id);
@@ -86,6 +87,14 @@ export class RedisRebuilder {
       }
     } else {
       await write.zadd(this.k.users, 'NX', user.totalPoints, user.id).exec();
+    }
+    // The day's count goes on from Postgres's (after the frozen flag: its reply's index matters).
+    if (lastDay) {
+      await this.redis
+        .multi()
+        .hsetnx(key, 'day', lastDay.day)
+        .hsetnx(key, 'dayTaps', lastDay.taps)
+        .exec();
     }
     return true;
   }
@@ -145,6 +154,7 @@ export class RedisRebuilder {
             points: user.totalPoints,
             taps: user.totalTaps,
             ...(user.frozen ? { frozen: '1' } : {}),
+            ...(user.day === null ? {} : { day: user.day, dayTaps: user.dayTaps ?? 0 }),
           });
           if (user.frozen) {
             write.hincrby(this.k.frozenCountries, user.country, user.totalPoints);

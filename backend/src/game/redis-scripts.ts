@@ -17,7 +17,9 @@ import { TAP_KEY_TTL_SECONDS, type TapOutcome } from './store';
  * session's hash keeps the last counted batch number (seq) and the last one the flusher wrote to
  * Postgres (durable). A tap key counted is kept for TAP_KEY_TTL_SECONDS. The bucket is the
  * shared TapBucket's rule. Counted taps also go to the boards of the season running by Redis's
- * clock (the one clock of every node), so a tap belongs to exactly one season. Answers one reply
+ * clock (the one clock of every node), so a tap belongs to exactly one season, and to the
+ * player's count of the UTC day by that clock (day, dayTaps; prevDay, prevDayTaps keep the day
+ * they tapped before until the flusher has surely written it). Answers one reply
  * per batch; a refusal by the rate says in how many milliseconds the bucket holds the batch (-1:
  * never, it is larger than the burst).
  */
@@ -28,6 +30,7 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
 local season = math.floor((now - tonumber(ARGV[3])) / tonumber(ARGV[4])) + 1
+local today = math.floor(now / 86400000)
 local seasonUsers = ARGV[5] .. season .. ':users'
 local replies, dirtyUsers, dirtySessions, countryTaps = {}, {}, {}, {}
 for i = 1, (#KEYS - 9) / 3 do
@@ -35,7 +38,7 @@ for i = 1, (#KEYS - 9) / 3 do
   local userId, sessionId = ARGV[5 * i + 1], ARGV[5 * i + 2]
   local count, seq, after = tonumber(ARGV[5 * i + 3]), tonumber(ARGV[5 * i + 4]), tonumber(ARGV[5 * i + 5])
   local s = redis.call('HMGET', sessionKey, 'userId', 'seq', 'points', 'taps', 'durable')
-  local u = s[1] == userId and redis.call('HMGET', userKey, 'username', 'country', 'points', 'taps', 'tokens', 'at', 'frozen')
+  local u = s[1] == userId and redis.call('HMGET', userKey, 'username', 'country', 'points', 'taps', 'tokens', 'at', 'frozen', 'day', 'dayTaps')
   local last, durable = tonumber(s[2]) or 0, tonumber(s[5]) or 0
   if not s[1] then replies[i] = {'no-session'}
   elseif not u then replies[i] = {'not-owner'}
@@ -61,7 +64,11 @@ for i = 1, (#KEYS - 9) / 3 do
     else
       local points, taps = tonumber(u[3]) + count, tonumber(u[4]) + count
       local sessionPoints, sessionTaps = tonumber(s[3]) + count, tonumber(s[4]) + count
-      redis.call('HSET', userKey, 'points', points, 'taps', taps, 'tokens', tostring(tokens - count), 'at', tostring(now))
+      -- The player's taps today (UTC), and on the day they tapped before, for the streak.
+      local dayTaps = count
+      if tonumber(u[8]) == today then dayTaps = tonumber(u[9]) + count
+      elseif u[8] then redis.call('HSET', userKey, 'prevDay', u[8], 'prevDayTaps', u[9]) end
+      redis.call('HSET', userKey, 'points', points, 'taps', taps, 'tokens', tostring(tokens - count), 'at', tostring(now), 'day', today, 'dayTaps', dayTaps)
       if seq > 0 then
         redis.call('HSET', sessionKey, 'points', sessionPoints, 'taps', sessionTaps, 'seq', seq)
         last = seq
@@ -94,6 +101,38 @@ if #dirtyUsers > 0 then
   redis.call('INCR', KEYS[7])
 end
 return replies
+`;
+
+/**
+ * Adds a check-in bonus that Postgres recorded (its claim row) to a player's points and every
+ * board, once: the player's hash keeps the last day whose bonus it holds (bonusDay), so a claim
+ * applied again (a retry, another node) adds nothing. Points only: the taps stay as they are.
+ * KEYS: 1 users zset, 2 countries zset, 3 dirty users, 4 dirty countries, 5 version, 6 ready,
+ * 7 seasons set, 8 the player's hash. ARGV: 1 player id, 2 day, 3 points, 4 season 1's start,
+ * 5 a season's length, 6 the season keys' prefix.
+ * Answers {'ok', points}, {'again', points}, {'frozen'}, {'no-user'} or {'not-ready'}.
+ */
+export const BONUS_SCRIPT = `
+if redis.call('EXISTS', KEYS[6]) == 0 then return {'not-ready'} end
+local u = redis.call('HMGET', KEYS[8], 'country', 'points', 'frozen', 'bonusDay')
+if not u[1] then return {'no-user'} end
+local day, bonus = tonumber(ARGV[2]), tonumber(ARGV[3])
+if (tonumber(u[4]) or -1) >= day then return {'again', tonumber(u[2])} end
+if u[3] == '1' then return {'frozen'} end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local season = math.floor((now - tonumber(ARGV[4])) / tonumber(ARGV[5])) + 1
+local points = tonumber(u[2]) + bonus
+redis.call('HSET', KEYS[8], 'points', points, 'bonusDay', day)
+redis.call('ZADD', KEYS[1], points, ARGV[1])
+redis.call('ZINCRBY', KEYS[2], bonus, u[1])
+redis.call('ZINCRBY', ARGV[6] .. season .. ':users', bonus, ARGV[1])
+redis.call('ZINCRBY', ARGV[6] .. season .. ':countries', bonus, u[1])
+redis.call('SADD', KEYS[7], season)
+redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('SADD', KEYS[4], u[1])
+redis.call('INCR', KEYS[5])
+return {'ok', points}
 `;
 
 /**

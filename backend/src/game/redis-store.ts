@@ -17,6 +17,7 @@ import { RedisRebuilder } from './redis-rebuild';
 import {
   AROUND_USER_SCRIPT,
   BOARD_SCRIPT,
+  BONUS_SCRIPT,
   FREEZE_SCRIPT,
   SEASON_COUNTRIES_SCRIPT,
   SEASON_RANK_SCRIPT,
@@ -28,7 +29,10 @@ import {
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepositories } from './repositories';
 import type {
+  BonusClaim,
+  BonusOutcome,
   BoardKey,
+  DayTaps,
   GameStore,
   PlayerBatch,
   SeasonScore,
@@ -54,6 +58,7 @@ declare module 'ioredis' {
     gameSeasonTop(...args: (string | number)[]): Result<string[], Context>;
     gameSeasonRank(...args: (string | number)[]): Result<[number, number], Context>;
     gameSeasonCountries(...args: (string | number)[]): Result<(string | number)[], Context>;
+    gameBonus(...args: (string | number)[]): Result<(string | number)[], Context>;
   }
 }
 
@@ -85,7 +90,7 @@ export class RedisGameStore implements GameStore {
     private readonly logger: Logger,
     prefix: string,
     private readonly metrics?: Metrics,
-    calendar: SeasonCalendar = DEFAULT_SEASON_CALENDAR,
+    private readonly calendar: SeasonCalendar = DEFAULT_SEASON_CALENDAR,
   ) {
     this.k = gameKeys(prefix);
     this.repo = players;
@@ -101,6 +106,7 @@ export class RedisGameStore implements GameStore {
     redis.defineCommand('gameSeasonTop', { numberOfKeys: 2, lua: SEASON_TOP_SCRIPT });
     redis.defineCommand('gameSeasonRank', { numberOfKeys: 2, lua: SEASON_RANK_SCRIPT });
     redis.defineCommand('gameSeasonCountries', { numberOfKeys: 3, lua: SEASON_COUNTRIES_SCRIPT });
+    redis.defineCommand('gameBonus', { numberOfKeys: 8, lua: BONUS_SCRIPT });
   }
 
   /**
@@ -461,6 +467,68 @@ export class RedisGameStore implements GameStore {
           .exec();
       }
     });
+  }
+
+  /** The day the player last tapped and the one before, as the tap script counts them. */
+  recentDayTaps(userId: string): Promise<DayTaps[]> {
+    return this.whenReady(async () => {
+      const [day, taps, prevDay, prevTaps] = await this.redis.hmget(
+        this.k.user(userId),
+        'day',
+        'dayTaps',
+        'prevDay',
+        'prevDayTaps',
+      );
+      const days: DayTaps[] = [];
+      if (day !== null) days.push({ day: Number(day), taps: Number(taps ?? 0) });
+      if (prevDay !== null) days.push({ day: Number(prevDay), taps: Number(prevTaps ?? 0) });
+      return days;
+    });
+  }
+
+  /**
+   * Postgres's claim row decides; the request that wrote it then adds the points in Redis (the
+   * flush carries them to Postgres with the taps), and only that one: a claim made again adds
+   * nothing. The script also keeps the day whose bonus the player holds, so trying it again
+   * after a rebuild or a reload of the player adds it once. A node that stops between the two
+   * steps, or a Redis emptied before the flush, loses the bonus as it loses the taps it held.
+   */
+  claimBonus(claim: BonusClaim): Promise<BonusOutcome> {
+    return this.available(async () => {
+      const added = await this.repo.addBonus({
+        ...claim,
+        addPoints: false,
+        calendar: this.calendar,
+      });
+      if (added.kind !== 'claimed') return added.kind === 'already' ? { kind: 'already' } : added;
+      await this.applyBonus(claim);
+      const user = await this.getUser(claim.userId);
+      return user ? { kind: 'claimed', user } : { kind: 'missing' };
+    });
+  }
+
+  private async applyBonus({ userId, day, points }: BonusClaim): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const [status] = await this.redis.gameBonus(
+        this.k.users,
+        this.k.countries,
+        this.k.dirtyUsers,
+        this.k.dirtyCountries,
+        this.k.version,
+        this.k.ready,
+        this.k.seasons,
+        this.k.user(userId),
+        userId,
+        day,
+        points,
+        this.calendar.startMs,
+        this.calendar.lengthMs,
+        this.k.seasonPrefix,
+      );
+      if (status !== 'not-ready' && status !== 'no-user') return;
+      if (status === 'not-ready') await this.rebuilder.ensureReady();
+      else if (!(await this.rebuilder.loadUser(userId))) return;
+    }
   }
 
   /**

@@ -7,7 +7,8 @@ export const USER_COLUMNS = `id, username, country, total_points AS "totalPoints
 export const SESSION_COLUMNS = `id, user_id AS "userId", session_points AS "sessionPoints", session_taps AS "sessionTaps"`;
 
 export interface FlushedTotals {
-  users: { id: string; points: number; taps: number }[];
+  /** With each player's taps on the days Redis holds (today, and the day they tapped before). */
+  users: { id: string; points: number; taps: number; days: { day: number; taps: number }[] }[];
   sessions: { id: string; points: number; taps: number; seq: number }[];
   countries: { country: string; points: number; taps: number }[];
   /** Players' points in each season Redis holds. */
@@ -38,6 +39,28 @@ export interface TapsToAdd {
  */
 const seasonNowSql = (start: string, length: string) =>
   `floor((extract(epoch FROM clock_timestamp()) * 1000 - ${start}) / ${length})::int + 1`;
+
+/** The UTC day (days since 1970-01-01) by Postgres's clock as the statement reads it. */
+const dayNowSql = `floor(extract(epoch FROM clock_timestamp()) / 86400)::int`;
+
+/** A check-in bonus to add (see `addBonus`). */
+export interface BonusToAdd {
+  userId: string;
+  /** The UTC day it is claimed for. */
+  day: number;
+  streak: number;
+  points: number;
+  /** False when another store (Redis) adds the points, and the flush carries them here. */
+  addPoints: boolean;
+  calendar: SeasonCalendar;
+}
+
+export type BonusAdded =
+  | { kind: 'claimed'; user: GameUser | null }
+  /** `points`: those of the claim already made, when this statement could see it. */
+  | { kind: 'already'; points: number | null }
+  | { kind: 'frozen' }
+  | { kind: 'missing' };
 
 /**
  * The players, their sessions and their counters (players, sessions, countries, tap keys): the
@@ -233,6 +256,10 @@ export class GameRepository {
          INSERT INTO game_season_scores AS gs (season, user_id, points)
          SELECT ${seasonNowSql('$7', '$8')}, id, $3 FROM u
          ON CONFLICT (season, user_id) DO UPDATE SET points = gs.points + EXCLUDED.points
+       ), daily AS (
+         INSERT INTO game_daily_taps AS d (user_id, day, taps)
+         SELECT id, ${dayNowSql}, $3 FROM u
+         ON CONFLICT (user_id, day) DO UPDATE SET taps = d.taps + EXCLUDED.taps
        )
        SELECT row_to_json(u) AS user, s.last_seq AS "lastSeq",
               json_build_object('id', s.id, 'userId', s."userId",
@@ -271,20 +298,23 @@ export class GameRepository {
 
   /**
    * Writes absolute totals kept elsewhere (Redis), all in one statement: Postgres never holds part
-   * of a flush. Totals only grow, so a row is written only when the new total is larger: a retried
+   * of a flush. Totals only grow (taps, and points with them or by a bonus), so a row is written
+   * only when the new totals are larger: a retried
    * flush is harmless, and a slow flusher's older figures never overwrite a newer flusher's.
    * Figures of another Redis generation than Postgres follows (read from a Redis since emptied and
    * rebuilt) are not written: false.
    */
   async writeTotals(totals: FlushedTotals, generation: string): Promise<boolean> {
     const { users, sessions, countries, seasons } = totals;
+    const days = users.flatMap(({ id, days }) => days.map(({ day, taps }) => ({ id, day, taps })));
     const { rows } = await this.db.query<{ written: boolean }>(
       `WITH gen AS (
          SELECT 1 FROM game_redis_generation WHERE generation = $11::uuid FOR SHARE
        ), users AS (
          UPDATE game_users AS g SET total_points = v.points, total_taps = v.taps, updated_at = now()
            FROM unnest($1::uuid[], $2::bigint[], $3::bigint[]) AS v(id, points, taps)
-          WHERE g.id = v.id AND g.total_taps < v.taps AND EXISTS (SELECT 1 FROM gen)
+          WHERE g.id = v.id AND (g.total_taps, g.total_points) < (v.taps, v.points)
+            AND EXISTS (SELECT 1 FROM gen)
        ), sessions AS (
          UPDATE game_sessions AS g
             SET session_points = v.points, session_taps = v.taps,
@@ -297,13 +327,20 @@ export class GameRepository {
           WHERE EXISTS (SELECT 1 FROM gen)
          ON CONFLICT (country) DO UPDATE
             SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps, updated_at = now()
-          WHERE game_countries.total_taps < EXCLUDED.total_taps
+          WHERE (game_countries.total_taps, game_countries.total_points)
+              < (EXCLUDED.total_taps, EXCLUDED.total_points)
        ), seasons AS (
          INSERT INTO game_season_scores AS g (season, user_id, points)
          SELECT * FROM unnest($12::int[], $13::uuid[], $14::bigint[])
           WHERE EXISTS (SELECT 1 FROM gen)
          ON CONFLICT (season, user_id) DO UPDATE SET points = EXCLUDED.points
           WHERE g.points < EXCLUDED.points
+       ), daily AS (
+         INSERT INTO game_daily_taps AS d (user_id, day, taps)
+         SELECT * FROM unnest($15::uuid[], $16::int[], $17::bigint[])
+          WHERE EXISTS (SELECT 1 FROM gen)
+         ON CONFLICT (user_id, day) DO UPDATE SET taps = EXCLUDED.taps
+          WHERE d.taps < EXCLUDED.taps
        )
        SELECT EXISTS (SELECT 1 FROM gen) AS written`,
       [
@@ -321,8 +358,67 @@ export class GameRepository {
         seasons.map((s) => s.season),
         seasons.map((s) => s.id),
         seasons.map((s) => s.points),
+        days.map((d) => d.id),
+        days.map((d) => d.day),
+        days.map((d) => d.taps),
       ],
     );
     return rows[0].written;
+  }
+
+  /**
+   * Records a player's check-in bonus for a day, once: the claim's row (one a player and a day)
+   * and, with `addPoints`, its points on the player, their country and the running season, in
+   * one statement. A frozen player claims nothing. Taps are not touched: a bonus is points only.
+   */
+  async addBonus({
+    userId,
+    day,
+    streak,
+    points,
+    addPoints,
+    calendar,
+  }: BonusToAdd): Promise<BonusAdded> {
+    const { rows } = await this.db.query<{
+      found: boolean;
+      frozen: boolean;
+      claimed: boolean;
+      user: GameUser | null;
+      existing: number | null;
+    }>(
+      `WITH player AS (
+         SELECT id, frozen_at IS NOT NULL AS frozen FROM game_users WHERE id = $1
+       ), claim AS (
+         INSERT INTO game_streak_claims (user_id, day, streak, points)
+         SELECT id, $2, $3, $4 FROM player WHERE NOT frozen
+         ON CONFLICT (user_id, day) DO NOTHING
+         RETURNING user_id
+       ), u AS (
+         UPDATE game_users SET total_points = total_points + $4, updated_at = now()
+          WHERE id = $1 AND $5 AND EXISTS (SELECT 1 FROM claim)
+          RETURNING ${USER_COLUMNS}
+       ), c AS (
+         INSERT INTO game_countries AS gc (country, total_points, total_taps)
+         SELECT country, $4, 0 FROM u
+         ON CONFLICT (country) DO UPDATE
+            SET total_points = gc.total_points + EXCLUDED.total_points, updated_at = now()
+       ), season AS (
+         INSERT INTO game_season_scores AS gs (season, user_id, points)
+         SELECT ${seasonNowSql('$6', '$7')}, id, $4 FROM u
+         ON CONFLICT (season, user_id) DO UPDATE SET points = gs.points + EXCLUDED.points
+       )
+       SELECT EXISTS (SELECT 1 FROM player) AS found,
+              coalesce((SELECT frozen FROM player), false) AS frozen,
+              EXISTS (SELECT 1 FROM claim) AS claimed,
+              (SELECT row_to_json(u) FROM u) AS user,
+              (SELECT points::float8 FROM game_streak_claims WHERE user_id = $1 AND day = $2)
+                AS existing`,
+      [userId, day, streak, points, addPoints, calendar.startMs, calendar.lengthMs],
+    );
+    const { found, frozen, claimed, user, existing } = rows[0];
+    if (!found) return { kind: 'missing' };
+    if (frozen) return { kind: 'frozen' };
+    if (claimed) return { kind: 'claimed', user };
+    return { kind: 'already', points: existing };
   }
 }

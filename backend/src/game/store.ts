@@ -50,6 +50,27 @@ export interface SeasonScore {
   points: number;
 }
 
+/** A player's taps on a UTC day (days since 1970-01-01). */
+export interface DayTaps {
+  day: number;
+  taps: number;
+}
+
+/** A check-in bonus to record: the player, the UTC day it is for, the streak then, its points. */
+export interface BonusClaim {
+  userId: string;
+  day: number;
+  streak: number;
+  points: number;
+}
+
+export type BonusOutcome =
+  | { kind: 'claimed'; user: GameUser }
+  /** The player claimed that day already (another tab, another node, a retry). */
+  | { kind: 'already' }
+  | { kind: 'frozen' }
+  | { kind: 'missing' };
+
 export type SessionOutcome =
   ({ kind: 'ok' } & BatchNumbers) | { kind: 'no-session' } | { kind: 'not-owner' };
 
@@ -119,5 +140,17 @@ export interface GameStore {
   seasonScores(season: number): AsyncIterable<SeasonScore[]> | null;
   /** Forgets what the store keeps of the seasons before `season` (archived). */
   dropSeasons(before: number): Promise<void>;
+  /**
+   * The player's taps on the days the store counts apart from Postgres's daily counts (Redis:
+   * the day they last tapped and the one before, which the flusher writes soon after); none when
+   * every tap is written to Postgres at once.
+   */
+  recentDayTaps(userId: string): Promise<DayTaps[]>;
+  /**
+   * Adds a check-in bonus to the player's points, their country's and the running season's,
+   * once a player and a day: Postgres's claim row decides, and a claim made again (a retry,
+   * another tab or node) adds nothing and answers 'already'. A frozen player claims nothing.
+   */
+  claimBonus(claim: BonusClaim): Promise<BonusOutcome>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 /**
- * Every endpoint of the /api contract (the routers: game/routes.ts,
+ * Every endpoint of the /api contract (the routers: game/routes.ts, game/streaks/streak-routes.ts,
  * game/telegram/telegram-routes.ts, accounts/users-routes.ts,
  * lolgram/relations/follows-routes.ts, lolgram/relations/blocks-routes.ts,
  * lolgram/saves/saves-routes.ts, lolgram/posts/posts-routes.ts, lolgram/comments/comments-routes.ts,
@@ -71,6 +71,8 @@ export const CONTRACT: Endpoint[] = [
   { method: 'GET', path: '/api/leaderboard/users', query: { limit: 'limit' } },
   { method: 'GET', path: '/api/leaderboard/countries' },
   { method: 'GET', path: '/api/milestone/100k' },
+  { method: 'GET', path: '/api/users/{playerId}/streak' },
+  { method: 'POST', path: '/api/streak/claim', json: { userId: 'playerId' } },
   {
     method: 'POST',
     path: '/api/telegram/session',
