@@ -143,7 +143,7 @@ describe.runIf(executable)('pages load only the code they use', () => {
     expect(holding(scripts, ZOD)).not.toEqual([]);
 
     await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Welcome Back!' });
+    const dialog = page.getByRole('dialog', { name: 'Join LOLGram' });
     await until(() => dialog.getByRole('button', { name: 'Select Wallet' }).isVisible()).toBe(true);
     expect([...scripts.keys()]).toContain(walletChunk);
     expect(holding(scripts, WALLET)).not.toEqual([]);

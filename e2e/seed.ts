@@ -183,9 +183,13 @@ export async function signIn(page: Page, url: string, username: string): Promise
   await page.goto(`${url}/lolgram`);
   await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
   const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  // A device nobody signed in on opens it on "Join LOLGram": the user switches to signing in.
+  const toSignIn = dialog.getByRole('button', { name: 'Sign in', exact: true });
+  if (await toSignIn.isVisible()) await toSignIn.click();
   await dialog.getByLabel('Username').fill(username);
   await dialog.getByLabel('Password').fill(PASSWORD);
-  await dialog.getByRole('button', { name: 'Sign In' }).click();
+  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
   await page.getByRole('button', { name: 'Your profile' }).waitFor({ timeout: 20_000 });
 }
 

@@ -2,7 +2,9 @@
 import { messages } from '@tapgram/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { SIGNED_IN_BEFORE_KEY } from '../../src/features/auth/session-storage';
 import { AuthDialog } from '../../src/features/lolgram/account/AuthDialog';
 import { makeUser } from './builders';
 import { json, stubFetchForEachTest } from './fetch-stub';
@@ -10,7 +12,9 @@ import { renderWithApp } from './render';
 
 const api = stubFetchForEachTest();
 
+/** Opens the dialog on a device where someone signed in before: on "Welcome Back!". */
 function openDialog() {
+  localStorage.setItem(SIGNED_IN_BEFORE_KEY, '1');
   const alert = vi.fn();
   vi.stubGlobal('alert', alert);
   const onOpenChange = vi.fn();
@@ -120,5 +124,39 @@ describe('the Login / Sign Up dialog', () => {
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
     expect(api.calls('POST', '/api/lolgram/users/create')).toHaveLength(1);
     expect(api.calls('GET', '/api/lolgram/users/username/alcie')).toHaveLength(0);
+  });
+
+  it('opens on "Join LOLGram" on a device nobody signed in on, on "Welcome Back!" once someone has', async () => {
+    noAccount();
+    function Page() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Login / Sign Up
+          </button>
+          <AuthDialog open={open} onOpenChange={setOpen} />
+        </>
+      );
+    }
+    renderWithApp(<Page />);
+    const openIt = () => userEvent.click(screen.getByRole('button', { name: 'Login / Sign Up' }));
+
+    await openIt();
+    const joining = screen.getByRole('dialog', { name: 'Join LOLGram' });
+    await userEvent.type(within(joining).getByLabelText('Username'), 'alcie');
+    await userEvent.type(within(joining).getByLabelText('Password'), 'correct horse battery');
+    await userEvent.click(within(joining).getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Signed out again (the session goes), the device still knows someone signed in here.
+    localStorage.removeItem('tapgram.lolgram.session');
+    await openIt();
+    expect(screen.getByRole('dialog', { name: 'Welcome Back!' })).toBeVisible();
+  });
+
+  it('opens where the page says, whatever the device knows', () => {
+    renderWithApp(<AuthDialog open onOpenChange={vi.fn()} firstMode="login" />);
+    expect(screen.getByRole('dialog', { name: 'Welcome Back!' })).toBeVisible();
   });
 });

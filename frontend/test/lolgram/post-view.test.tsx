@@ -128,11 +128,12 @@ describe('a post on its own page', () => {
     const card = await expectPostView(post);
 
     await userEvent.click(within(card).getByRole('button', { name: 'LOL' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Welcome Back!' });
+    // A first visit on this device: the dialog opens on signing up, which signs in a known name.
+    const dialog = await screen.findByRole('dialog', { name: 'Join LOLGram' });
     expect(screen.queryByText('Login Required')).toBeNull();
     await userEvent.type(within(dialog).getByLabelText('Username'), 'viewer');
     await userEvent.type(within(dialog).getByLabelText('Password'), 'correct horse battery');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign In' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Account' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByRole('heading', { name: 'Post' })).toBeTruthy();

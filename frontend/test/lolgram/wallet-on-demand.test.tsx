@@ -55,7 +55,7 @@ describe('the wallet code loads only when wallet UI needs it', () => {
     renderLolgram();
     const card = await screen.findByRole('article', { name: 'Post by bob' });
     await userEvent.click(screen.getAllByRole('button', { name: 'Login / Sign Up' })[0]);
-    const dialog = await screen.findByRole('dialog', { name: 'Welcome Back!' });
+    const dialog = await screen.findByRole('dialog', { name: 'Join LOLGram' });
     expect(chunk.requested).toBe(1);
     // The password form does not wait for the wallet.
     expect(within(dialog).getByLabelText('Username')).toBeTruthy();
@@ -67,7 +67,7 @@ describe('the wallet code loads only when wallet UI needs it', () => {
     // The page did not mount again under the wallet's providers: same card, same dialog.
     expect(card.isConnected).toBe(true);
     expect(screen.getByRole('article', { name: 'Post by bob' })).toBe(card);
-    expect(screen.getByRole('dialog', { name: 'Welcome Back!' })).toBe(dialog);
+    expect(screen.getByRole('dialog', { name: 'Join LOLGram' })).toBe(dialog);
     expect(within(screen.getByTestId('wallet-providers')).queryByText('a funny cat')).toBeNull();
   });
 

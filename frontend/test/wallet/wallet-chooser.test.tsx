@@ -44,7 +44,7 @@ function renderPage() {
   );
 }
 
-const authDialog = () => screen.getByRole('dialog', { name: 'Welcome Back!' });
+const authDialog = () => screen.getByRole('dialog', { name: 'Join LOLGram' });
 const chooser = () =>
   screen.findByRole('dialog', { name: 'Connect a wallet on Solana to continue' });
 

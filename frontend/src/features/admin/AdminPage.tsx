@@ -66,7 +66,8 @@ function AdminGate() {
           Back to LOLGram
         </Link>
       </div>
-      <AuthDialog open={signingIn} onOpenChange={setSigningIn} />
+      {/* Admin accounts are made by the admin command, never signed up here. */}
+      <AuthDialog open={signingIn} onOpenChange={setSigningIn} firstMode="login" />
     </main>
   );
 }

@@ -7,6 +7,11 @@ import {
 } from '@tapgram/shared';
 
 export const SESSION_KEY = 'tapgram.lolgram.session';
+/**
+ * Set at the first sign-in on this device and kept after logging out: the sign-in dialog opens on
+ * "Welcome Back!" for those who signed in here before, on "Join LOLGram" for everyone else.
+ */
+export const SIGNED_IN_BEFORE_KEY = 'tapgram.lolgram.signed-in-before';
 /** Entries written by earlier versions of the app; removed on logout so no stale user lingers. */
 export const LEGACY_KEYS = ['lolgram_user', 'lolgramUser', 'lolgram_session'] as const;
 
@@ -67,6 +72,16 @@ export function readSession(now: number = Date.now()): StoredSession | null {
 
 export function writeSession(session: StoredSession): void {
   localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  localStorage.setItem(SIGNED_IN_BEFORE_KEY, '1');
+}
+
+/** Whether someone signed in to LOLGram in this browser before (false where there is no storage). */
+export function signedInBefore(): boolean {
+  if (typeof localStorage === 'undefined') return false;
+  // A session kept from before the mark existed counts too, even an expired one.
+  return [SIGNED_IN_BEFORE_KEY, SESSION_KEY, ...LEGACY_KEYS].some(
+    (key) => localStorage.getItem(key) !== null,
+  );
 }
 
 function clearSession(): void {

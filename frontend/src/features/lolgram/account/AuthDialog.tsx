@@ -9,10 +9,10 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
-import { NoSuchAccountError, useAuth } from '../../auth';
+import { NoSuchAccountError, signedInBefore, useAuth } from '../../auth';
 import { WalletSlot } from './WalletSlot';
 
-type Mode = 'login' | 'signup';
+type AuthMode = 'login' | 'signup';
 
 const copy = {
   login: {
@@ -33,15 +33,27 @@ const copy = {
   },
 } as const;
 
+/**
+ * Signing in or up. `firstMode`: how it opens; by default "Welcome Back!" where someone signed in
+ * on this device before, else "Join LOLGram" (a first visit has no account to come back to).
+ */
 export function AuthDialog({
   open,
   onOpenChange,
+  firstMode,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  firstMode?: AuthMode;
 }) {
   const { login, signIn, createAccount } = useAuth();
-  const [mode, setMode] = useState<Mode>('login');
+  const [mode, setMode] = useState<AuthMode>('login');
+  // The mode is chosen each time the dialog opens (the device may have seen a sign-in since).
+  const [shownOpen, setShownOpen] = useState(false);
+  if (open !== shownOpen) {
+    setShownOpen(open);
+    if (open) setMode(firstMode ?? (signedInBefore() ? 'login' : 'signup'));
+  }
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [working, setWorking] = useState(false);
