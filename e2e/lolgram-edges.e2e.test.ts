@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
-import { viewportOptions } from './seed';
+import { PHONE_HEIGHT, post, upload, viewportOptions } from './seed';
 import { until } from './setup';
 
 const executable = chromiumPath();
@@ -13,6 +13,32 @@ interface Member {
   username: string;
   cookie: string;
 }
+
+/**
+ * Scrolls to the page's foot, where a post's thread ends, as the screen shows it there (a full-page
+ * capture would draw the sticky comment box over the middle of the page).
+ */
+const toBottom = (page: Page) =>
+  page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+
+/** Whether two elements' boxes share a pixel. */
+async function overlap(a: Locator, b: Locator): Promise<boolean> {
+  const [x, y] = [await a.boundingBox(), await b.boundingBox()];
+  if (!x || !y) throw new Error('not on the page');
+  return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
+}
+
+/** Whether an element's text is all drawn on screen: not cut short by an ellipsis nor squeezed out. */
+const wholeOnScreen = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return (
+      box.width > 0 &&
+      el.scrollWidth <= el.clientWidth &&
+      box.left >= 0 &&
+      box.right <= document.documentElement.clientWidth
+    );
+  });
 
 /**
  * LOLGram on a phone, at the edges the first weeks showed: how the sign-in dialog opens for a
@@ -33,6 +59,22 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     await server?.stop();
   });
 
+  const account = async (prefix: string): Promise<Member> => {
+    const username = `${prefix}_${Date.now().toString(36)}`;
+    const made = await post(server.url, '/api/lolgram/users/create', {
+      username,
+      password: PASSWORD,
+    });
+    return { username, id: made.body.id, cookie: made.cookie };
+  };
+  /** A post by `author`, once its check has made it public. */
+  const publicPost = async (author: Member, caption: string) => {
+    const made = await upload(server.url, author, caption);
+    await until(
+      async () => (await fetch(`${server.url}/api/lolgram/posts/${made.id}`)).status,
+    ).toBe(200);
+    return made;
+  };
   /**
    * A page of `width` px, signed in as `member` (their session cookie and the copy the app keeps
    * on the device, as a sign-in leaves them), or a first visit.
@@ -110,5 +152,28 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     await shot(page, 'returning-360');
     await page.setViewportSize({ width: 1280, height: 800 });
     await shot(page, 'returning-1280');
+  });
+
+  it("keeps the author's comment switch off the comment count on their post's page (320, 360 px)", async () => {
+    const author = await account('author');
+    const made = await publicPost(author, 'my own joke');
+    const page = await open(320, author);
+    await page.goto(`/lolgram/p/${made.id}`);
+    const toggle = page.getByRole('button', { name: 'Turn off commenting' });
+    const heading = page.getByRole('heading', { name: /^Comments/ });
+    const count = heading.getByText('0 comments');
+    await until(() => toggle.isVisible()).toBe(true);
+    for (const width of [320, 360]) {
+      await page.setViewportSize({ width, height: PHONE_HEIGHT });
+      await until(() => overlap(toggle, count)).toBe(false);
+      expect(await overlap(toggle, heading)).toBe(false);
+      expect(await wholeOnScreen(count)).toBe(true);
+      await toBottom(page);
+      await page.screenshot({ path: screenshotPath(`lolgram-edges-own-post-${width}`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await overlap(toggle, count)).toBe(false);
+    await toBottom(page);
+    await page.screenshot({ path: screenshotPath('lolgram-edges-own-post-1280') });
   });
 });

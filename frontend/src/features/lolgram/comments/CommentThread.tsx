@@ -72,8 +72,9 @@ export function CommentThread({
 
   return (
     <section aria-labelledby={headingId} className="grid gap-2 px-3 pt-4">
-      <div className="flex flex-wrap items-center gap-2">
-        <h2 id={headingId} className="min-w-0 flex-1 text-base font-bold">
+      {/* The heading takes the room it needs: on a narrow phone the author's switch goes under it. */}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id={headingId} className="text-base font-bold">
           Comments
           <span className="ml-2 whitespace-nowrap text-sm font-normal text-slate-400">
             {pluralize(thread.commentCount ?? post.commentCount, 'comment')}
@@ -82,7 +83,6 @@ export function CommentThread({
         {isAuthor && !notPublic && (
           <Button
             variant="outline"
-
             onClick={() => void toggleComments()}
             disabled={switchOff.isPending}
           >
