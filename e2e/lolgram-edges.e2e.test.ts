@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
+import { TestWallet } from '../backend/test/lolgram/builders';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { PHONE_HEIGHT, post, upload, viewportOptions } from './seed';
 import { until } from './setup';
@@ -64,6 +65,21 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     const made = await post(server.url, '/api/lolgram/users/create', {
       username,
       password: PASSWORD,
+    });
+    return { username, id: made.body.id, cookie: made.cookie };
+  };
+  /** An account made by signing in with a wallet, as the app does: its posts can be minted. */
+  const walletAccount = async (): Promise<Member> => {
+    const wallet = new TestWallet();
+    const request = await post(server.url, '/api/lolgram/auth/wallet/nonce', {
+      address: wallet.address,
+    });
+    const username = `wallet_${wallet.address.slice(0, 8)}`;
+    const made = await post(server.url, '/api/lolgram/users/create', {
+      username,
+      password: wallet.address,
+      walletAddress: wallet.address,
+      proof: wallet.sign(request.body as never),
     });
     return { username, id: made.body.id, cookie: made.cookie };
   };
@@ -175,5 +191,28 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     expect(await overlap(toggle, count)).toBe(false);
     await toBottom(page);
     await page.screenshot({ path: screenshotPath('lolgram-edges-own-post-1280') });
+  });
+
+  it("shows a wallet user's whole name beside the Mint NFT pill in the feed (320, 360 px)", async () => {
+    const minter = await walletAccount();
+    await publicPost(minter, 'minted on a phone');
+    const page = await open(320, await account('viewer'));
+    await page.goto('/lolgram');
+    const card = page.getByRole('article', { name: `Post by ${minter.username}` });
+    const name = card.locator('header').getByText(minter.username, { exact: true });
+    const pill = card.getByRole('button', { name: 'Mint NFT Coming Soon' });
+    await until(() => pill.isVisible()).toBe(true);
+    for (const width of [320, 360]) {
+      await page.setViewportSize({ width, height: PHONE_HEIGHT });
+      await until(() => wholeOnScreen(name)).toBe(true);
+      expect(await overlap(name, pill)).toBe(false);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+      await card.screenshot({ path: screenshotPath(`lolgram-edges-mint-${width}`) });
+    }
+    // Where there is room, the pill says what it is.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await until(() => pill.getByText('Mint NFT').isVisible()).toBe(true);
+    expect(await wholeOnScreen(name)).toBe(true);
+    await card.screenshot({ path: screenshotPath('lolgram-edges-mint-1280') });
   });
 });

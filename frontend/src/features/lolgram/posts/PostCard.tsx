@@ -1,5 +1,5 @@
 import type { Post } from '@tapgram/shared';
-import { Laugh, MapPin } from 'lucide-react';
+import { Gem, Laugh, MapPin } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth';
 import { useLol } from './useLol';
@@ -50,7 +50,7 @@ export function PostCard({
     <article
       ref={viewRef}
       aria-label={`Post by ${post.username}`}
-      className="border-b border-slate-800 pb-3 sm:rounded-2xl sm:border sm:bg-slate-900/60"
+      className="@container border-b border-slate-800 pb-3 sm:rounded-2xl sm:border sm:bg-slate-900/60"
     >
       <header className="flex items-center gap-3 px-3 py-2">
         <Link to={profilePath} className="flex min-w-0 flex-1 items-center gap-3 rounded-xl py-1">
@@ -62,7 +62,8 @@ export function PostCard({
             className="h-9 w-9"
           />
           <span className="min-w-0">
-            <span className="block truncate text-sm font-semibold">{post.username}</span>
+            {/* The name is never cut: what shares the row gives way first. */}
+            <span className="block text-sm font-semibold wrap-anywhere">{post.username}</span>
             {post.location && (
               <span className="flex min-w-0 items-center gap-1 text-xs text-slate-400">
                 <MapPin className="h-3 w-3 shrink-0" aria-hidden="true" />
@@ -72,12 +73,16 @@ export function PostCard({
           </span>
         </Link>
         {post.canMintNFT && (
+          // On a phone only its icon, beside the author's name; the words where there is room.
           <button
             type="button"
             disabled
-            className="flex h-9 items-center gap-1.5 rounded-full border border-amber-400/40 px-3 text-xs font-semibold text-amber-300"
+            title="Mint NFT (Coming Soon)"
+            className="flex h-9 min-w-9 shrink-0 items-center justify-center gap-1.5 rounded-full border border-amber-400/40 text-xs font-semibold text-amber-300 @md:px-3"
           >
-            Mint NFT <SoonBadge label="Coming Soon" />
+            <Gem className="h-4 w-4 @md:hidden" aria-hidden="true" />
+            <span className="sr-only @md:not-sr-only">Mint NFT</span>
+            <SoonBadge label="Coming Soon" className="sr-only @md:not-sr-only" />
           </button>
         )}
         <PostMenu post={post} onDeleted={onDeleted} />
