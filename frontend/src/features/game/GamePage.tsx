@@ -11,6 +11,7 @@ import { MilestoneBanner } from './MilestoneBanner';
 import { useGameConfig, useGamePushes, useMilestone, useRank } from './queries';
 import { ReconnectingNotice } from './ReconnectingNotice';
 import { StatTiles } from './StatTiles';
+import { StreakCard } from './streak/StreakCard';
 import { TapCharacter } from './TapCharacter';
 import { TapStatus } from './TapStatus';
 import { useGame } from './useGame';
@@ -71,6 +72,10 @@ export function GamePage() {
             frozen={game.frozen}
           />
           <ContractBox address={address} />
+          {/* Below the contract address, which stays on a phone's first screen. */}
+          {user && hydrated && (
+            <StreakCard userId={user.id} totalTaps={user.totalTaps} frozen={game.frozen} />
+          )}
         </div>
         <Suspense fallback={null}>
           <LeaderboardPanel
