@@ -62,6 +62,38 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
   const author = `author_${Date.now().toString(36)}`;
   const caption = `when the tests pass ${Date.now()}`;
 
+  it('makes no account for a mistyped name however often Enter is pressed (360 px)', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 780 },
+      hasTouch: true,
+      ...WITHOUT_SERVICE_WORKER,
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    const typo = `typo_${Date.now().toString(36)}`;
+    await page.goto(`${server.url}/lolgram`);
+    await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
+    const dialog = page.getByRole('dialog');
+    // Nobody signed in on this device yet: the dialog opens on "Join LOLGram".
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.getByRole('heading', { name: 'Welcome Back!' }).waitFor();
+    await dialog.getByLabel('Username').fill(typo);
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByLabel('Password').press('Enter');
+    const question = dialog.getByRole('group', { name: `There is no account named ${typo}.` });
+    await question.waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() => dialog.getByLabel('Username').evaluate((el) => el === document.activeElement))
+      .toBe(true);
+    await page.screenshot({ path: screenshotPath('lolgram-signin-typo-360') });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await question.waitFor();
+    expect(await dialog.getByRole('heading', { name: 'Welcome Back!' }).isVisible()).toBe(true);
+    const lookup = await fetch(`${server.url}/api/lolgram/users/username/${typo}`);
+    expect(lookup.status).toBe(404);
+  });
+
   it('signs up, posts through the crop dialog, and sees the post in the feed, explore and profile', async () => {
     const page = await newPage();
     await signUp(page, server.url, author);

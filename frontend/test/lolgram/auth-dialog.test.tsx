@@ -77,35 +77,50 @@ describe('the Login / Sign Up dialog', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sign In' }));
   }
 
-  it('asks before it creates an account for a mistyped name on "Welcome Back!"', async () => {
+  it('makes no account for a mistyped name on "Welcome Back!", however often Enter is pressed', async () => {
+    noAccount();
+    const { onOpenChange, dialog } = openDialog();
+    await userEvent.type(within(dialog).getByLabelText('Username'), 'alcie');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'correct horse battery{Enter}');
+
+    await within(dialog).findByRole('group', { name: 'There is no account named alcie.' });
+    // The name is where a typo is fixed: the focus goes there, and Enter signs in again.
+    await waitFor(() => expect(within(dialog).getByLabelText('Username')).toHaveFocus());
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(api.calls('POST', '/api/lolgram/users/login')).toHaveLength(2));
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(api.calls('POST', '/api/lolgram/users/login')).toHaveLength(3));
+    expect(api.calls('POST', '/api/lolgram/users/create')).toHaveLength(0);
+    expect(onOpenChange).not.toHaveBeenCalled();
+  });
+
+  it('creates the account only once the user chose to sign up and typed the password again', async () => {
     noAccount();
     const { onOpenChange, dialog } = openDialog();
     await signInAs(dialog, 'alcie');
-
     const question = await within(dialog).findByRole('group', {
-      name: 'There is no account named alcie. Create it?',
+      name: 'There is no account named alcie.',
     });
-    expect(api.calls('POST', '/api/lolgram/users/create')).toHaveLength(0);
-    expect(onOpenChange).not.toHaveBeenCalled();
-    const create = within(question).getByRole('button', { name: 'Create Account' });
-    expect(create).toHaveFocus();
+    await userEvent.click(within(question).getByRole('button', { name: 'Sign up as alcie' }));
 
-    await userEvent.click(create);
+    const joining = screen.getByRole('dialog', { name: 'Join LOLGram' });
+    expect(within(joining).getByLabelText('Username')).toHaveValue('alcie');
+    const password = within(joining).getByLabelText('Password');
+    expect(password).toHaveValue('');
+    await waitFor(() => expect(password).toHaveFocus());
+    expect(api.calls('POST', '/api/lolgram/users/create')).toHaveLength(0);
+
+    await userEvent.type(password, 'correct horse battery{Enter}');
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
     expect(api.bodies('POST', '/api/lolgram/users/create')).toEqual([
       JSON.stringify({ username: 'alcie', password: 'correct horse battery' }),
     ]);
   });
 
-  it('creates nothing when the user cancels, or types the name again', async () => {
+  it('forgets the question when the name is typed again', async () => {
     noAccount();
     const { dialog } = openDialog();
     await signInAs(dialog, 'alcie');
-    await userEvent.click(await within(dialog).findByRole('button', { name: 'Cancel' }));
-    expect(within(dialog).queryByRole('group')).toBeNull();
-    expect(within(dialog).getByRole('button', { name: 'Sign In' })).toBeVisible();
-
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign In' }));
     await within(dialog).findByRole('group');
     await userEvent.type(within(dialog).getByLabelText('Username'), 'x');
     expect(within(dialog).queryByRole('group')).toBeNull();

@@ -1,5 +1,5 @@
 import { messages } from '@tapgram/shared';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -46,7 +46,7 @@ export function AuthDialog({
   onOpenChange: (open: boolean) => void;
   firstMode?: AuthMode;
 }) {
-  const { login, signIn, createAccount } = useAuth();
+  const { login, signIn } = useAuth();
   const [mode, setMode] = useState<AuthMode>('login');
   // The mode is chosen each time the dialog opens (the device may have seen a sign-in since).
   const [shownOpen, setShownOpen] = useState(false);
@@ -58,8 +58,21 @@ export function AuthDialog({
   const [password, setPassword] = useState('');
   const [working, setWorking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  // "Welcome Back!" with a name nobody has: the name, until the user says whether to create it.
+  // "Welcome Back!" with a name nobody has: the name, until the user edits it or chooses to sign
+  // up with it (which asks for the password again: no key press alone makes an account).
   const [missing, setMissing] = useState<string | null>(null);
+  const usernameInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  // The field that takes the focus once the form is enabled again (after an answer, or a switch
+  // to the sign-up form).
+  const focusNext = useRef<'username' | 'password' | null>(null);
+  useEffect(() => {
+    if (working || !focusNext.current) return;
+    const input = (focusNext.current === 'username' ? usernameInput : passwordInput).current;
+    focusNext.current = null;
+    input?.focus();
+    if (input === usernameInput.current) input?.select();
+  }, [working, mode, missing]);
   const problemId = useId();
   const askId = useId();
   const text = copy[mode];
@@ -94,7 +107,10 @@ export function AuthDialog({
     } catch (error) {
       const noAccount = error instanceof NoSuchAccountError;
       setMissing(noAccount ? error.username : null);
-      if (!noAccount) {
+      if (noAccount) {
+        // Most often a typo: the name is where the user fixes it.
+        focusNext.current = 'username';
+      } else {
         setProblem((error instanceof Error && error.message) || 'Authentication failed');
       }
     } finally {
@@ -104,6 +120,12 @@ export function AuthDialog({
   const edited = () => {
     setProblem(null);
     setMissing(null);
+  };
+  const signUpAs = () => {
+    setMode('signup');
+    setPassword('');
+    edited();
+    focusNext.current = 'password';
   };
 
   return (
@@ -129,6 +151,7 @@ export function AuthDialog({
           <label className="grid gap-1.5 text-sm font-medium">
             Username
             <Input
+              ref={usernameInput}
               value={username}
               autoComplete="username"
               autoCapitalize="none"
@@ -144,6 +167,7 @@ export function AuthDialog({
           <label className="grid gap-1.5 text-sm font-medium">
             Password
             <Input
+              ref={passwordInput}
               type="password"
               value={password}
               autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
@@ -160,34 +184,26 @@ export function AuthDialog({
               {problem}
             </p>
           )}
-          {missing ? (
+          {missing && (
             <div
               role="group"
               aria-labelledby={askId}
-              className="grid gap-3 rounded-xl border border-amber-400/40 bg-slate-950 p-3"
+              className="grid gap-2 rounded-xl border border-amber-400/40 bg-slate-950 p-3"
             >
               <p id={askId} className="text-sm wrap-anywhere">
-                {`There is no account named ${missing}. Create it?`}
+                {`There is no account named ${missing}.`}
               </p>
-              <div className="flex gap-2 *:flex-1">
-                <Button type="button" variant="outline" disabled={working} onClick={edited}>
-                  Cancel
-                </Button>
-                <Button
-                  type="button"
-                  autoFocus
-                  disabled={working}
-                  onClick={() => void run(() => createAccount(username, password))}
-                >
-                  {working ? copy.signup.working : copy.signup.submit}
-                </Button>
-              </div>
+              <p className="text-sm text-slate-400">
+                Check the spelling, or create it: you will be asked for the password again.
+              </p>
+              <Button type="button" variant="outline" disabled={working} onClick={signUpAs}>
+                <span className="truncate">{`Sign up as ${missing}`}</span>
+              </Button>
             </div>
-          ) : (
-            <Button type="submit" size="lg" disabled={working}>
-              {working ? text.working : text.submit}
-            </Button>
           )}
+          <Button type="submit" size="lg" disabled={working}>
+            {working ? text.working : text.submit}
+          </Button>
         </form>
 
         <p className="text-center text-sm text-slate-400">
