@@ -178,6 +178,30 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
     await until(() => page.getByRole('dialog').getByLabel('Username').isVisible()).toBe(true);
   });
 
+  it('counts the taps a finger makes on the character before the page has hydrated', async () => {
+    const page = await open(PHONE, 'member');
+    // The game's code is held back until the character, in the page's HTML, has been tapped.
+    let tapped = () => {};
+    const taps = new Promise<void>((done) => (tapped = done));
+    await page.route('**/assets/GamePage-*.js', async (route) => {
+      await taps;
+      await route.continue();
+    });
+    await page.goto('/play', { waitUntil: 'domcontentloaded' });
+    const character = page.getByTestId('tap-character');
+    await character.waitFor();
+    const box = (await character.boundingBox())!;
+    const cdp = await page.context().newCDPSession(page);
+    for (let i = 0; i < 3; i += 1) {
+      const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    }
+    tapped();
+    await memberPlaying(page);
+    await until(() => page.getByTestId('stat-Session').textContent()).toBe('3');
+  });
+
   it("asks for LOLGram's first page of posts once, with the HTML, and its first photo first", async () => {
     const page = await open(PHONE, 'visitor');
     const asked: string[] = [];

@@ -2,6 +2,7 @@ import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } 
 import character from './assets/character.svg';
 import characterPressed from './assets/character-pressed.svg';
 import { cn } from '../../lib/cn';
+import { EARLY_PRESS_ATTRIBUTE } from '../../lib/early-clicks';
 import { FLOATING_PLUS_ONE_MS } from '../../lib/ui-constants';
 
 interface Burst {
@@ -65,6 +66,8 @@ export function TapCharacter({
       type="button"
       aria-label="Tap the character to earn a point"
       data-testid="tap-character"
+      // A press before the page has hydrated is held and given to it once it has (see main.tsx).
+      {...{ [EARLY_PRESS_ATTRIBUTE]: '' }}
       aria-disabled={disabled || undefined}
       className={cn(
         // touch-action none: a finger on the character taps and nothing else (no scroll, no

@@ -1,5 +1,5 @@
 import { MAX_KEPT_TAPS } from '@tapgram/shared';
-import { useCallback, useReducer } from 'react';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { useSocketReconnecting } from './game-socket';
 import { initialTapStatus, tapStatusReducer } from './tap-status';
 import { playTapSound } from './tap-sound';
@@ -27,12 +27,18 @@ export function useGame() {
   });
   const [soundOn, toggleSound] = useSoundSetting();
 
+  /** Taps made while the stored player was being loaded: counted once it is. */
+  const early = useRef(0);
   /** Counts a tap on the screen when the allowance holds it; answers whether it did. */
   const tap = useCallback((): boolean => {
     if (frozen) return false;
     if (!player) {
-      // The stored player is still being looked for: no welcome dialog over it.
-      if (status === 'loading') return false;
+      // The stored player is still being looked for: no welcome dialog over it, and the tap is
+      // kept until it is found (a tap from the moment the character shows is counted).
+      if (status === 'loading') {
+        early.current += 1;
+        return true;
+      }
       console.error(new Error('User or session not found'));
       needUser();
       return false;
@@ -50,6 +56,14 @@ export function useGame() {
     if (soundOn) playTapSound();
     return true;
   }, [player, status, soundOn, frozen, bucket, sender, spend, needUser, report]);
+
+  useEffect(() => {
+    if (status === 'loading' || early.current === 0) return;
+    const held = early.current;
+    early.current = 0;
+    // A visitor with no stored player has nobody to credit them to: the welcome dialog asks.
+    if (player) for (let i = 0; i < held; i += 1) tap();
+  }, [status, player, tap]);
 
   const { sessionShown, totalShown } = useShownCounters(player, taps, frozen);
 
