@@ -6,11 +6,12 @@ import {
   streakSchema,
   type Streak,
 } from '@tapgram/shared';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/server';
-import { dropRedisPrefix } from '../../test-support/services';
+import { dropRedisPrefix, TEST_REDIS_URL } from '../../test-support/services';
 import { expectAnswer } from '../helpers/answers';
 import { makePlayer, tap, type Player } from './builders';
 import { storageModes } from './modes';
@@ -228,6 +229,40 @@ describe.each(storageModes)('the daily streak (%s mode)', (mode) => {
       await tapTimes(server.url, player, 2);
       expect(await streakOf(server.url, player)).toMatchObject({ todayTaps: 5, streak: 1 });
       await vi.waitFor(async () => expect(await dayTaps()).toBe(5), { timeout: 15_000 });
+    },
+  );
+
+  it.runIf(mode === 'redis')(
+    'writes the day before to Postgres when the first tap of a new day comes before its flush',
+    async () => {
+      const player = await makePlayer(server.url);
+      await tapTimes(server.url, player, 1);
+      const today = Math.floor(Date.now() / 86_400_000);
+      // As if the player's last taps, yesterday, had not been flushed when today's first came.
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        await redis.hset(`${server.redisPrefix}:game:user:${player.user.id}`, {
+          day: today - 1,
+          dayTaps: DAILY_TAPS + 2,
+        });
+      } finally {
+        await redis.quit();
+      }
+      await tapTimes(server.url, player, 2);
+      expect(await streakOf(server.url, player)).toMatchObject({ todayTaps: 2, streak: 1 });
+      await vi.waitFor(
+        async () => {
+          const { rows } = await db.query(
+            'SELECT day, taps::int AS taps FROM game_daily_taps WHERE user_id = $1 ORDER BY day',
+            [player.user.id],
+          );
+          expect(rows).toEqual([
+            { day: today - 1, taps: DAILY_TAPS + 2 },
+            { day: today, taps: 2 },
+          ]);
+        },
+        { timeout: 15_000 },
+      );
     },
   );
 

@@ -20,12 +20,18 @@ import type { StreakReads } from './streak-repository';
  * pure functions; this reads the days the player's taps made count, from Postgres and from what
  * the store has not flushed yet, on the store's clock (the one that dates the taps).
  */
+/** What the streak asks of the game store. */
+export type StreakStore = Pick<
+  GameStore,
+  'getUser' | 'isFrozen' | 'now' | 'recentDayTaps' | 'claimBonus'
+>;
+
 export class StreakService {
-  private readonly store: GameStore;
+  private readonly store: StreakStore;
   private readonly reads: StreakReads;
   private readonly rules: StreakRules;
 
-  constructor(deps: { store: GameStore; reads: StreakReads; rules: StreakRules }) {
+  constructor(deps: { store: StreakStore; reads: StreakReads; rules: StreakRules }) {
     this.store = deps.store;
     this.reads = deps.reads;
     this.rules = deps.rules;
