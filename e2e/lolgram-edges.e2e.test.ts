@@ -215,4 +215,20 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     expect(await wholeOnScreen(name)).toBe(true);
     await card.screenshot({ path: screenshotPath('lolgram-edges-mint-1280') });
   });
+
+  it('opens the create-post dialog from "Your story", and the sign-in dialog for a visitor', async () => {
+    const visitor = await open(360);
+    await visitor.goto('/lolgram');
+    // Its "+", in the bubble's corner.
+    await visitor.getByRole('button', { name: /^Your story/ }).tap({ position: { x: 56, y: 56 } });
+    await until(() => visitor.getByRole('dialog', { name: 'Join LOLGram' }).isVisible()).toBe(true);
+
+    const page = await open(360, await account('storyteller'));
+    await page.goto('/lolgram');
+    await page.getByRole('button', { name: /^Your story/ }).tap({ position: { x: 56, y: 56 } });
+    await until(() => page.getByRole('dialog', { name: 'Create New LOL' }).isVisible()).toBe(true);
+    await shot(page, 'your-story-360');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await shot(page, 'your-story-1280');
+  });
 });
