@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { TestWallet } from '../backend/test/lolgram/builders';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
-import { PHONE_HEIGHT, post, upload, viewportOptions } from './seed';
+import { PHONE_HEIGHT, photo, post, upload, viewportOptions } from './seed';
 import { until } from './setup';
 
 const executable = chromiumPath();
@@ -91,6 +91,16 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     ).toBe(200);
     return made;
   };
+  /** Calls the API as `member`; throws on a refusal. */
+  const call = async (member: Member, method: string, path: string, body: unknown = {}) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', cookie: member.cookie },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  };
+
   /**
    * A page of `width` px, signed in as `member` (their session cookie and the copy the app keeps
    * on the device, as a sign-in leaves them), or a first visit.
@@ -230,5 +240,78 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     await shot(page, 'your-story-360');
     await page.setViewportSize({ width: 1280, height: 800 });
     await shot(page, 'your-story-1280');
+  });
+
+  it('counts one post, one follower, one LOL and one comment in the singular, and forgets a follow undone', async () => {
+    const alice = await account('alice');
+    const bob = await account('bob');
+    const page = await open(360, alice);
+    await page.goto('/lolgram');
+    // A count as it reads: its figure, then its word.
+    const stat = async (key: string) => {
+      const figure = page.getByTestId(`stat-${key}`);
+      const word = figure.locator('xpath=preceding-sibling::dt');
+      return `${await figure.textContent()} ${await word.textContent()}`;
+    };
+    // Alice opens her profile, posts through the dialog, and looks at her profile again.
+    await page.getByRole('tab', { name: 'Profile' }).tap();
+    await until(() => stat('posts')).toBe('0 posts');
+    await page.getByRole('button', { name: 'Create post' }).tap();
+    await page
+      .getByRole('dialog')
+      .getByTestId('post-image-input')
+      .setInputFiles({ name: 'meme.png', mimeType: 'image/png', buffer: await photo() });
+    await page
+      .getByRole('dialog', { name: 'Crop Your Photo' })
+      .getByRole('button', { name: 'Use Photo' })
+      .tap();
+    const caption = 'my first LOL';
+    await page.getByLabel('Caption').fill(caption);
+    await page.getByRole('button', { name: 'Share' }).tap();
+    await until(() => page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('tab', { name: 'Profile' }).tap();
+    await until(() => stat('posts')).toBe('1 post');
+    await until(() => page.getByRole('img', { name: caption }).count()).toBe(1);
+    await shot(page, 'own-profile-360');
+
+    // Bob follows her, LOLs and comments on her post.
+    const ids = async () => {
+      const res = await fetch(`${server.url}/api/lolgram/posts/user/${alice.id}`);
+      return ((await res.json()) as { id: string }[]).map((p) => p.id);
+    };
+    await until(ids).toHaveLength(1);
+    const [postId] = await ids();
+    await call(bob, 'POST', `/api/lolgram/users/${alice.id}/follow`, { followerId: bob.id });
+    await call(bob, 'POST', `/api/lolgram/posts/${postId}/lol`);
+    await call(bob, 'POST', `/api/lolgram/posts/${postId}/comments`, { text: 'ha!' });
+    const bell = page.getByTestId('notification-bell');
+    await until(() => bell.getAttribute('aria-label')).toBe('Notifications, 3 unread');
+    await page.reload();
+    await until(() => stat('followers')).toBe('1 follower');
+    expect(await stat('posts')).toBe('1 post');
+    await page.getByRole('tab', { name: 'Feed' }).tap();
+    const card = page.getByRole('article', { name: `Post by ${alice.username}` });
+    await until(() => card.getByText('1 LOL', { exact: true }).isVisible()).toBe(true);
+    await until(() => card.getByRole('link', { name: 'View 1 comment' }).isVisible()).toBe(true);
+    await card.screenshot({ path: screenshotPath('lolgram-edges-card-360') });
+
+    // Bob unfollows: his follow leaves her notifications, as it leaves her count.
+    await call(bob, 'DELETE', `/api/lolgram/users/${alice.id}/follow`, { followerId: bob.id });
+    await until(() => bell.getAttribute('aria-label')).toBe('Notifications, 2 unread');
+    await bell.tap();
+    const list = page.getByRole('dialog', { name: 'Notifications' });
+    await until(() => list.getByTestId('notification').count()).toBe(2);
+    expect(await list.getByText('started following you').count()).toBe(0);
+    await shot(page, 'notifications-360');
+    // Her profile counts him no more.
+    await page.keyboard.press('Escape');
+    await page.getByRole('tab', { name: 'Profile' }).tap();
+    await until(() => stat('followers')).toBe('0 followers');
+    expect(await stat('posts')).toBe('1 post');
+
+    const desktop = await open(1280, alice);
+    await desktop.goto('/lolgram?tab=profile');
+    await until(() => desktop.getByTestId('stat-posts').textContent()).toBe('1');
+    await shot(desktop, 'own-profile-1280');
   });
 });

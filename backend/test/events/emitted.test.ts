@@ -17,6 +17,7 @@ function recordEvents(bus: EventBus) {
     'post.visibility-changed',
     'lol.added',
     'follow.added',
+    'follow.removed',
     'moderation.decided',
     'player.frozen',
     'session.ended',
@@ -196,21 +197,26 @@ describe('domain events, as the services emit them', () => {
     ]);
   });
 
-  it('follow.added only when a follow was really added', async () => {
+  it('follow.added and follow.removed only when a follow was really added or removed', async () => {
     const [alice, bob] = [await makeAccount(server.url), await makeAccount(server.url)];
     await events.take();
     const follow = (userId: string) =>
       alice.agent.post(`/api/lolgram/users/${userId}/follow`).send({ followerId: alice.user.id });
+    const unfollow = () =>
+      alice.agent
+        .delete(`/api/lolgram/users/${bob.user.id}/follow`)
+        .send({ followerId: alice.user.id });
+    expect((await unfollow()).status).toBe(200);
     expect((await follow(bob.user.id)).status).toBe(200);
     expect((await follow(bob.user.id)).status).toBe(200);
     expect((await follow(alice.user.id)).status).toBe(400);
     expect((await follow(crypto.randomUUID())).status).toBe(404);
-    const unfollow = await alice.agent
-      .delete(`/api/lolgram/users/${bob.user.id}/follow`)
-      .send({ followerId: alice.user.id });
-    expect(unfollow.status).toBe(200);
+    expect((await unfollow()).status).toBe(200);
+    expect((await unfollow()).status).toBe(200);
+    const pair = { followerId: alice.user.id, userId: bob.user.id };
     expect(await events.take()).toEqual([
-      { name: 'follow.added', payload: { followerId: alice.user.id, userId: bob.user.id } },
+      { name: 'follow.added', payload: pair },
+      { name: 'follow.removed', payload: pair },
     ]);
   });
 

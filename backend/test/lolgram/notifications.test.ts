@@ -195,6 +195,47 @@ describe.each(storageModes)('LOLGram notifications (%s storage)', (mode) => {
     expect(names).not.toContain(bob.user.id);
   });
 
+  it('takes an unfollower out of "started following you", and the notification when they were its only follower', async () => {
+    const [author, alice, ...fans] = await accounts(server.url, 6);
+    const unfollow = async (who: Account) => {
+      const res = await who.agent
+        .delete(`/api/lolgram/users/${author.user.id}/follow`)
+        .send({ followerId: who.user.id });
+      if (res.status !== 200) throw new Error(`unfollow: ${res.status} ${res.text}`);
+    };
+    await follow(alice, author);
+    await settled();
+    expect(await unread(author)).toBe(1);
+    await unfollow(alice);
+    await settled();
+    expect(await list(author)).toEqual([]);
+    expect(await unread(author)).toBe(0);
+
+    // Four follow (three are named); the latest leaves and the one left unnamed takes his place.
+    for (const fan of fans) {
+      await follow(fan, author);
+      await settled();
+    }
+    await unfollow(fans[3]);
+    await settled();
+    const [n, ...rest] = await list(author);
+    expect(rest).toEqual([]);
+    expect(n).toMatchObject({ kind: 'follow', actorCount: 3, read: false });
+    expect(n.actors.map((a) => a.id)).toEqual([fans[2], fans[1], fans[0]].map((a) => a.user.id));
+
+    // Read, it changes the same way; one who follows again by the time the event is handled stays.
+    await markRead(author);
+    await unfollow(fans[0]);
+    server.events.emit('follow.removed', { followerId: fans[1].user.id, userId: author.user.id });
+    await settled();
+    const [read] = await list(author);
+    expect(read).toMatchObject({ kind: 'follow', actorCount: 2, read: true });
+    expect(read.actors.map((a) => a.id)).toEqual([fans[2], fans[1]].map((a) => a.user.id));
+    expect(notificationText(read)).toBe(
+      `${fans[2].user.username} and ${fans[1].user.username} started following you`,
+    );
+  });
+
   it('tells an author how moderation went, and reporters that a post was removed, naming no one', async () => {
     const [author, reporter, other] = await accounts(server.url, 3);
     const held = await makePost(author, await makeJpeg(), { caption: PROFANE });

@@ -40,6 +40,12 @@ export function handleNotificationEvents(events: EventBus, service: Notification
     ),
   );
 
+  // An unfollow takes its follower out of the "started following you" they were named in: a
+  // notification of a follow that is gone would tell what is no longer true.
+  events.on('follow.removed', ({ followerId, userId }, delivery) =>
+    service.withdrawFollow(userId, followerId, delivery),
+  );
+
   // A reply tells the author of the comment it answers; a comment (or a reply to someone else's
   // comment) tells the post's author: one notification each, never two for the same comment.
   events.on(

@@ -109,6 +109,43 @@ export class NotificationsRepository {
     }
   }
 
+  /**
+   * Takes a follower out of the user's follow notifications, read or not, unless they follow the
+   * user again by now: the actor leaves the group's count and names (the next unnamed actor takes
+   * the free place), and a notification left with nobody goes. Answers whether anything changed.
+   */
+  async withdrawFollow(
+    userId: string,
+    followerId: string,
+    client: pg.PoolClient,
+  ): Promise<boolean> {
+    const { rows } = await client.query<{ id: string }>(
+      `DELETE FROM notification_actors na USING notifications n
+        WHERE na.notification_id = n.id AND na.actor_id = $2
+          AND n.user_id = $1 AND n.kind = 'follow'
+          AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $2 AND f.following_id = $1)
+       RETURNING n.id`,
+      [userId, followerId],
+    );
+    if (rows.length === 0) return false;
+    const ids = rows.map((row) => row.id);
+    await client.query(
+      `UPDATE notifications n
+          SET actor_count = n.actor_count - 1,
+              actor_ids = (array_remove(n.actor_ids, $2::uuid) || ARRAY(
+                SELECT na.actor_id FROM notification_actors na
+                 WHERE na.notification_id = n.id AND na.actor_id <> ALL (n.actor_ids)
+                 LIMIT ${NOTIFICATION_ACTORS_SHOWN}))[1:${NOTIFICATION_ACTORS_SHOWN}]
+        WHERE n.id = ANY($1::uuid[])`,
+      [ids, followerId],
+    );
+    await client.query(
+      'DELETE FROM notifications WHERE id = ANY($1::uuid[]) AND actor_count <= 0',
+      [ids],
+    );
+    return true;
+  }
+
   /** The user's notifications, the latest changed first, a page at a time. */
   async list(userId: string, limit: number, before: Cursor | null): Promise<Notification[]> {
     const { rows } = await this.db.query<NotificationRow>(

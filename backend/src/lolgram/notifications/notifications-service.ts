@@ -33,6 +33,21 @@ export class NotificationsService {
     if (written) this.pusher.changed(input.userId);
   }
 
+  /**
+   * Takes `followerId` out of `userId`'s follow notifications (the whole notification when they
+   * were its only follower), unless they follow again by now; once per event, and the user's
+   * screens hear the new unread count.
+   */
+  async withdrawFollow(userId: string, followerId: string, delivery: Delivery): Promise<void> {
+    const changed = await withTransaction(
+      this.pool,
+      async (client) =>
+        (await delivery.once(client, `withdraw:follow:${userId}`)) &&
+        this.notifications.withdrawFollow(userId, followerId, client),
+    );
+    if (changed) this.pusher.changed(userId);
+  }
+
   list(viewer: Viewer, page: { limit: number; before?: string }): Promise<Notification[]> {
     const before = page.before ? parseCursor(page.before) : null;
     if (page.before && !before) throw new ValidationError('Invalid cursor');

@@ -37,6 +37,7 @@ export class FollowsService {
       }
       const delta = await this.follows.set(client, followerId, userId, follow);
       if (delta > 0) await this.events.record(client, 'follow.added', { followerId, userId });
+      if (delta < 0) await this.events.record(client, 'follow.removed', { followerId, userId });
       return {
         followerCount: await this.users.moveFollowCounts(client, followerId, userId, delta),
         delta,

@@ -44,6 +44,8 @@ export function useCreatePost() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: lolgramKeys.feed }),
         queryClient.invalidateQueries({ queryKey: lolgramKeys.userPosts(userId) }),
+        // The profile's count of posts (it moves once the post is public).
+        queryClient.invalidateQueries({ queryKey: lolgramKeys.usersByUsername }),
       ]);
       if (post.moderation === 'checking') showWhileChecking(post);
     },

@@ -14,6 +14,8 @@ export const lolgramKeys = {
   blockStatus: (userId: string) => ['/api/lolgram/users', userId, 'block'],
   notifications: ['/api/lolgram/notifications'],
   unreadCount: ['/api/lolgram/notifications/unread-count'],
+  /** Every profile read by name (a prefix of userByUsername's keys). */
+  usersByUsername: ['/api/lolgram/users/username'],
   userByUsername: (username: string) => [
     '/api/lolgram/users/username',
     encodeURIComponent(username),

@@ -15,11 +15,11 @@ export function useUnreadCount(signedIn: boolean) {
     // The push is newer than a read still under way: that one's answer must not overwrite it.
     void queryClient.cancelQueries({ queryKey: lolgramKeys.unreadCount });
     queryClient.setQueryData<UnreadCount>(lolgramKeys.unreadCount, push);
-    // An open list shows what came in.
-    void queryClient.invalidateQueries({
-      queryKey: lolgramKeys.notifications,
-      refetchType: 'active',
-    });
+    // An open list shows what came in; a profile on screen, its count of followers (a follow or
+    // an unfollow is what changed it).
+    for (const queryKey of [lolgramKeys.notifications, lolgramKeys.usersByUsername]) {
+      void queryClient.invalidateQueries({ queryKey, refetchType: 'active' });
+    }
   });
   useLiveConnect(() => {
     if (signedIn) void queryClient.invalidateQueries({ queryKey: lolgramKeys.unreadCount });

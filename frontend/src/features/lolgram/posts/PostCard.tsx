@@ -152,7 +152,9 @@ export function PostCard({
             to={postPath(post.id)}
             className="justify-self-start text-slate-400 hover:text-slate-200"
           >
-            View all {post.commentCount} comments
+            {post.commentCount === 1
+              ? 'View 1 comment'
+              : `View all ${post.commentCount.toLocaleString()} comments`}
           </Link>
         )}
         {!onComment &&

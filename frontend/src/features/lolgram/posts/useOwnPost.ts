@@ -31,7 +31,7 @@ export function useDeletePost(post: Post) {
       );
       queryClient.removeQueries({ queryKey: lolgramKeys.post(post.id), exact: true });
       void queryClient.invalidateQueries({ queryKey: lolgramKeys.locatedCount });
-      void queryClient.invalidateQueries({ queryKey: ['/api/lolgram/users/username'] });
+      void queryClient.invalidateQueries({ queryKey: lolgramKeys.usersByUsername });
     },
   });
 }

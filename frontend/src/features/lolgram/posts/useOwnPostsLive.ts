@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLiveConnect, useLiveEvent } from '../../auth';
 import { toast } from '../../../hooks/use-toast';
 import { somePost } from './post-cache';
-import { isPostsQuery } from '../lib/query-keys';
+import { isPostsQuery, lolgramKeys } from '../lib/query-keys';
 
 /**
  * The signed-in user's posts, followed live: when one's check ends or a moderator decides on it,
@@ -15,6 +15,8 @@ export function useOwnPostsLive(): void {
   useLiveEvent('moderation', ({ contentType, status, previous, edit }) => {
     if (contentType !== 'post') return;
     void queryClient.invalidateQueries({ predicate: isPostsQuery });
+    // The author's count of posts counts the public ones: it moved with this one.
+    void queryClient.invalidateQueries({ queryKey: lolgramKeys.usersByUsername });
     if (status === 'held' && previous === 'checking' && !edit) {
       toast({
         title: 'Under review',
