@@ -46,60 +46,85 @@ describe.runIf(executable)('a season ending in a browser', () => {
   // Seasons of 30 seconds: the test sees one end, and the next begin.
   const open = suite({ SEASON_LENGTH: '30s' });
 
-  it.each(WIDTHS)(
-    'shows the season with its countdown at %i px, then its end, and the player’s result in past seasons',
-    async (width) => {
-      const page = await open(width);
-      const name = `season_${width}_${Date.now().toString(36)}`.slice(0, 20);
-      await newPlayer(page, name);
-      const panel = page.getByRole('complementary', { name: 'Leaderboard' });
-      const seasonBoards = panel.getByTestId('season-boards');
-      await until(() => seasonBoards.isVisible()).toBe(true);
-      expect(await panel.getByRole('tab', { name: 'Season' }).getAttribute('aria-selected')).toBe(
-        'true',
-      );
-      // A season that has just begun: the taps below all count in it.
-      const countdown = seasonBoards.getByRole('timer');
-      await until(() => countdown.textContent()).toMatch(/^(2\d|30)s left$/);
-      const season = await seasonBoards.locator('p').first().textContent();
-      expect(season).toMatch(/^Season \d+$/);
+  it('shows the season with its countdown at 360 and 1280 px, then its end, and each player’s result in past seasons', async () => {
+    // One player on a phone and one on a desktop, in the same season: the desktop's taps more.
+    const players = await Promise.all(
+      WIDTHS.map(async (width, i) => {
+        const page = await open(width);
+        const name = `season_${width}_${Date.now().toString(36)}`.slice(0, 20);
+        await newPlayer(page, name);
+        const panel = page.getByRole('complementary', { name: 'Leaderboard' });
+        return { width, page, name, panel, taps: 6 + i, place: WIDTHS.length - i };
+      }),
+    );
+    const boardsOf = ({ panel }: (typeof players)[number]) => panel.getByTestId('season-boards');
+    for (const player of players) {
+      await until(() => boardsOf(player).isVisible()).toBe(true);
+      expect(
+        await player.panel.getByRole('tab', { name: 'Season' }).getAttribute('aria-selected'),
+      ).toBe('true');
+    }
+    // A season that has just begun: the taps below all count in it.
+    const [phone] = players;
+    await until(() => boardsOf(phone).getByRole('timer').textContent()).toMatch(/^(2\d|30)s left$/);
+    const season = await boardsOf(phone).locator('p').first().textContent();
+    expect(season).toMatch(/^Season \d+$/);
 
-      await tapFast(page, 6);
-      const row = seasonBoards.getByRole('listitem').filter({ hasText: name });
-      await until(() => row.textContent()).toMatch(/^1.*6$/);
+    // The desktop first: a player's own standing is read again after their own taps.
+    for (const player of [...players].reverse()) {
+      await tapFast(player.page, player.taps);
+      const seasonBoards = boardsOf(player);
+      expect(await seasonBoards.locator('p').first().textContent()).toBe(season);
+      await until(() => seasonBoards.getByRole('timer').textContent()).toMatch(/^\d+s left$/);
+      const row = seasonBoards.getByRole('listitem').filter({ hasText: player.name });
+      await until(() => row.textContent()).toMatch(new RegExp(`^${player.place}.*${player.taps}$`));
       await until(() => seasonBoards.getByTestId('season-standing').textContent()).toBe(
-        'You: #1 with 6 points',
+        `You: #${player.place} with ${player.taps} points`,
       );
-      await expectNoViolations(page, `season boards at ${width}px`);
-      await page.screenshot({ path: screenshotPath(`season-boards-${width}`), fullPage: true });
+      await expectNoViolations(player.page, `season boards at ${player.width}px`);
+      await player.page.screenshot({
+        path: screenshotPath(`season-boards-${player.width}`),
+        fullPage: true,
+      });
+    }
 
-      // The season ends: the next one starts empty, under its own name, live.
+    // The season ends: the next one starts empty, under its own name, live.
+    for (const player of players) {
+      const seasonBoards = boardsOf(player);
       await expect
         .poll(() => seasonBoards.locator('p').first().textContent(), { timeout: 45_000 })
         .not.toBe(season);
       await until(() => seasonBoards.getByText('No players yet!').isVisible()).toBe(true);
+    }
+
+    for (const { page, panel, name, taps, place, width } of players) {
       // All time keeps every point.
       await panel.getByRole('tab', { name: 'All time' }).click();
       await until(() =>
         panel.getByRole('listitem').filter({ hasText: name }).textContent(),
-      ).toMatch(/6$/);
+      ).toMatch(new RegExp(`${taps}$`));
       await panel.getByRole('tab', { name: 'Season' }).click();
 
-      // The ended season, archived, with the player first in it.
+      // The ended season, archived, with each player's place in it.
       await panel.getByRole('button', { name: 'Past seasons' }).click();
       const dialog = page.getByRole('dialog', { name: 'Past seasons' });
       const mine = dialog.getByRole('button', { name: new RegExp(`^${season}`) });
-      await until(() => mine.textContent()).toMatch(/#1 · 6 pts$/);
+      await until(() => mine.textContent()).toMatch(new RegExp(`#${place} · ${taps} pts$`));
       await expectNoViolations(page, `past seasons at ${width}px`);
       await page.screenshot({ path: screenshotPath(`past-seasons-${width}`) });
       await mine.click();
       const final = page.getByRole('list', { name: `${season}: final players` });
-      await until(() => final.getByRole('listitem').first().textContent()).toBe(`1${name}6`);
+      await until(() =>
+        final
+          .getByRole('listitem')
+          .nth(place - 1)
+          .textContent(),
+      ).toBe(`${place}${name}${taps}`);
       await page.keyboard.press('Escape');
       await until(() => page.getByRole('dialog').count()).toBe(0);
       await page.context().close();
-    },
-  );
+    }
+  });
 });
 
 describe.runIf(executable)('the event screen in a browser', () => {
