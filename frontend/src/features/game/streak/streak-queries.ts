@@ -10,14 +10,32 @@ export interface ShownStreak extends Streak {
   counted: boolean;
 }
 
+const DAY_MS = 86_400_000;
+/** A device whose clock is ahead of the server's asks again at most this often until its day starts. */
+const NEW_DAY_RETRY_MS = 60_000;
+
+/**
+ * When to read the streak again: as the next UTC day starts (by this device's clock), when
+ * today's claim and taps start again.
+ */
+function untilNextDay(today: string | undefined): number | false {
+  if (!today) return false;
+  return Math.max(NEW_DAY_RETRY_MS, Date.parse(today) + DAY_MS - Date.now() + 1000);
+}
+
 /**
  * The player's streak. Today's taps go on from the server's figure with the taps the game counts
  * after it (`totalTaps`, the player's counted taps): no call per tap. When they reach the day's
- * count the streak is read again once, for the server to say the day counts.
+ * count the streak is read again once, for the server to say the day counts; and again as a new
+ * day starts.
  */
 export function useStreak(userId: string | undefined, totalTaps: number | undefined) {
   const queryClient = useQueryClient();
-  const query = useQuery<Streak>({ queryKey: gameKeys.streak(userId ?? ''), enabled: !!userId });
+  const query = useQuery<Streak>({
+    queryKey: gameKeys.streak(userId ?? ''),
+    enabled: !!userId,
+    refetchInterval: (q) => untilNextDay(q.state.data?.today),
+  });
   const { data, dataUpdatedAt } = query;
   // The player's counted taps when the answer arrived: taps after it add to today's.
   const [base, setBase] = useState<{ at: number; taps: number } | null>(null);
