@@ -58,6 +58,7 @@ export class Metrics {
   private readonly redisErrors: Counter<'client'>;
   private readonly postgresErrors: Counter;
   private readonly handshakesRefused: Counter<'reason'>;
+  private readonly commentsLimitedOnPost: Counter;
   private readonly admissionRefusals: Counter<'work' | 'reason'>;
   private socketCount: () => number = () => 0;
   private admission = { tapsWaiting: () => 0, eventLoopLagSeconds: () => 0 };
@@ -104,6 +105,11 @@ export class Metrics {
       name: 'tapgram_tap_ack_seconds',
       help: 'Time from a tap batch reaching the server to its acknowledgement',
       buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.commentsLimitedOnPost = new Counter({
+      name: 'tapgram_comments_refused_for_post_total',
+      help: "Comments refused by a post's own limit (a wave of them on one post)",
       registers,
     });
     this.pushes = new Counter({
@@ -256,6 +262,11 @@ export class Metrics {
   }
 
   /** Work refused for the process's capacity. */
+  /** A comment refused by its post's own limit. */
+  commentsRefusedForPost(): void {
+    this.commentsLimitedOnPost.inc();
+  }
+
   admissionRefused(work: AdmittedWork, reason: AdmissionRefusal): void {
     this.admissionRefusals.labels(work, reason).inc();
   }

@@ -83,12 +83,13 @@ export function createLolgramFeature(
   const previews = new LinkPreviews(db.pool, images, logger, deps.now);
   previews.listen(events);
   const limits = createRateLimits(deps.redis, config.REDIS_PREFIX);
-  const comments = new CommentsService(
-    db.pool,
-    commentsRepository,
-    postsRepository,
+  const comments = new CommentsService({
+    pool: db.pool,
+    comments: commentsRepository,
+    posts: postsRepository,
     blocks,
-    {
+    follows,
+    limits: {
       perUser: limits('comment-user', {
         ...COMMENT_LIMITS.perUser,
         limit: config.COMMENTS_PER_MINUTE ?? COMMENT_LIMITS.perUser.limit,
@@ -97,9 +98,12 @@ export function createLolgramFeature(
         ...COMMENT_LIMITS.perPost,
         limit: config.COMMENTS_PER_POST_PER_MINUTE ?? COMMENT_LIMITS.perPost.limit,
       }),
+      windowMs: COMMENT_LIMITS.perPost.windowMs,
     },
     events,
-  );
+    onPostLimited: () => deps.metrics.commentsRefusedForPost(),
+    now: deps.now,
+  });
 
   const router = Router();
   router.use('/lolgram/images', (req, _res, next) => {

@@ -408,10 +408,46 @@ describe.each(storageModes)('LOLGram comments (%s storage)', (mode) => {
     for (const who of crowd)
       for (let i = 0; i < 3; i += 1) statuses.push((await write(who, post.id, 'x')).status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(PER_POST - PER_USER);
-    const onPost = await write(author, post.id, 'mine');
+    const stranger = await makeAccount(server.url);
+    const onPost = await write(stranger, post.id, 'mine');
     expect(onPost.status).toBe(429);
     expect(onPost.body).toEqual({ error: commentMessages.tooManyOnPost });
     expect(onPost.headers['retry-after']).toBeDefined();
+    // The post's author, and those the author follows, are never refused by the post's limit.
+    expect((await write(author, post.id, 'mine')).status).toBe(201);
+    const friend = await makeAccount(server.url);
+    const followed = await author.agent
+      .post(`/api/lolgram/users/${friend.user.id}/follow`)
+      .send({ followerId: author.user.id });
+    expect(followed.status).toBe(200);
+    expect((await write(friend, post.id, 'a friend')).status).toBe(201);
+    const refusals = await server.metrics.registry
+      .getSingleMetric('tapgram_comments_refused_for_post_total')
+      ?.get();
+    expect(refusals?.values[0]?.value).toBeGreaterThan(0);
+  });
+
+  it("gives a post's places back when a wave of comments is deleted within the minute", async () => {
+    const author = await makeAccount(server.url);
+    const post = await makeVisiblePost(author);
+    const wave = await Promise.all(
+      Array.from({ length: Math.ceil(PER_POST / PER_USER) }, () => makeAccount(server.url)),
+    );
+    const written: { who: Account; id: string }[] = [];
+    for (const who of wave) {
+      for (let i = 0; i < PER_USER; i += 1) {
+        const res = await write(who, post.id, `wave ${i}`);
+        if (res.status === 201) written.push({ who, id: res.body.id });
+      }
+    }
+    expect(written).toHaveLength(PER_POST);
+    const late = await makeAccount(server.url);
+    expect((await write(late, post.id, 'too late')).status).toBe(429);
+    for (const { who, id } of written) {
+      expect((await who.agent.delete(`/api/lolgram/comments/${id}`)).status).toBe(204);
+    }
+    // The thread is empty again, and open again to anyone.
+    expect((await write(late, post.id, 'now there is room')).status).toBe(201);
   });
 
   it('answers each call by who asks: anonymous, owner, another user, a blocked user, an admin', async () => {

@@ -33,6 +33,7 @@ export interface CommentAccess {
   status: CommentStatus;
   postAuthorId: string;
   postStatus: string;
+  createdAt: Date;
 }
 
 interface ThreadRow {
@@ -133,7 +134,7 @@ export class CommentsRepository {
     const { rows } = await client.query<CommentAccess>(
       `SELECT c.id, c.post_id AS "postId", c.user_id AS "userId", c.parent_id AS "parentId",
               c.thread_seq::text AS "threadSeq", c.status,
-              p.user_id AS "postAuthorId", p.status AS "postStatus"
+              p.user_id AS "postAuthorId", p.status AS "postStatus", c.created_at AS "createdAt"
          FROM post_comments c JOIN posts p ON p.id = c.post_id
         WHERE c.id = $1`,
       [id],

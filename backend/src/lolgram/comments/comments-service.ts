@@ -14,6 +14,7 @@ import { isId } from '../../core/ids';
 import type { RateLimit } from '../../core/limiter';
 import type { PostsRepository } from '../posts/posts-repository';
 import type { BlocksRepository } from '../relations/blocks-repository';
+import type { FollowsRepository } from '../relations/follows-repository';
 import type { CommentsRepository } from './comments-repository';
 import './events';
 
@@ -24,15 +25,46 @@ const commentNotFound = () => new NotFoundError(commentMessages.notFound);
  * The rules of comments: who may comment where (not between users who blocked one another, not
  * where its author turned comments off), one level of replies, who may delete, the thread.
  */
+export interface CommentsServiceDeps {
+  pool: pg.Pool;
+  comments: CommentsRepository;
+  posts: PostsRepository;
+  blocks: BlocksRepository;
+  follows: FollowsRepository;
+  /**
+   * Comments one user may write, and one post may get, in `windowMs`. The post's own limit never
+   * refuses its author or those the author follows, and a comment deleted within the window gives
+   * its place back: throw-away accounts cannot spend it to silence a post.
+   */
+  limits: { perUser: RateLimit; perPost: RateLimit; windowMs: number };
+  events: EventBus;
+  /** Counts a comment the post's own limit refused (operators watch for waves of them). */
+  onPostLimited?: () => void;
+  now?: () => number;
+}
+
 export class CommentsService {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly comments: CommentsRepository,
-    private readonly posts: PostsRepository,
-    private readonly blocks: BlocksRepository,
-    private readonly limits: { perUser: RateLimit; perPost: RateLimit },
-    private readonly events: EventBus,
-  ) {}
+  private readonly pool: pg.Pool;
+  private readonly comments: CommentsRepository;
+  private readonly posts: PostsRepository;
+  private readonly blocks: BlocksRepository;
+  private readonly follows: FollowsRepository;
+  private readonly limits: CommentsServiceDeps['limits'];
+  private readonly events: EventBus;
+  private readonly onPostLimited: () => void;
+  private readonly now: () => number;
+
+  constructor(deps: CommentsServiceDeps) {
+    this.pool = deps.pool;
+    this.comments = deps.comments;
+    this.posts = deps.posts;
+    this.blocks = deps.blocks;
+    this.follows = deps.follows;
+    this.limits = deps.limits;
+    this.events = deps.events;
+    this.onPostLimited = deps.onPostLimited ?? (() => undefined);
+    this.now = deps.now ?? Date.now;
+  }
 
   /** A new comment or reply; 'checking' until its automatic check ends (then `comment.added`). */
   async create(viewer: Viewer, postId: string, body: CreateCommentBody): Promise<Comment> {
@@ -62,7 +94,16 @@ export class CommentsService {
       threadSeq = top.threadSeq;
     }
     await this.limits.perUser.take(viewer.id, commentMessages.tooManyByUser);
-    await this.limits.perPost.take(postId, commentMessages.tooManyOnPost);
+    const trusted =
+      viewer.id === post.userId || (await this.follows.isFollowing(post.userId, viewer.id));
+    if (!trusted) {
+      try {
+        await this.limits.perPost.take(postId, commentMessages.tooManyOnPost);
+      } catch (error) {
+        this.onPostLimited();
+        throw error;
+      }
+    }
     let id: string;
     try {
       id = await withTransaction(this.pool, async (client) => {
@@ -134,6 +175,10 @@ export class CommentsService {
       return gone;
     });
     if (!deleted) throw commentNotFound();
+    // Deleted within the window it was counted in: its place on the post is given back.
+    if (this.now() - comment.createdAt.getTime() < this.limits.windowMs) {
+      await this.limits.perPost.forgive(comment.postId);
+    }
   }
 
   /** The post's author turns its comments off (no new comment or reply) or on again. */
