@@ -74,7 +74,7 @@ export type ModerationDecisionAnswer = z.infer<typeof moderationDecisionAnswerSc
  * What moderation knows how to check, queue and decide. A new kind of content joins the list with
  * its preview below, a scorer and an adapter on the server, and a renderer on the dashboard.
  */
-export const MODERATED_CONTENT_TYPES = ['post', 'comment'] as const;
+export const MODERATED_CONTENT_TYPES = ['post', 'comment', 'post-edit'] as const;
 export const moderatedContentTypeSchema = z.enum(MODERATED_CONTENT_TYPES);
 export type ModeratedContentType = z.infer<typeof moderatedContentTypeSchema>;
 
@@ -99,6 +99,19 @@ export const commentModerationPreviewSchema = z.object({
 });
 export type CommentModerationPreview = z.infer<typeof commentModerationPreviewSchema>;
 
+/**
+ * What the dashboard shows of an author's edit of a post's caption under review (its `contentId`
+ * is the post's): the caption everyone reads, and the edit that waits (null once it is gone).
+ */
+export const postEditPreviewSchema = z.object({
+  caption: z.string(),
+  editedCaption: z.string().nullable(),
+  thumbnailUrl: z.string(),
+  username: z.string(),
+  status: z.string(),
+});
+export type PostEditPreview = z.infer<typeof postEditPreviewSchema>;
+
 const queueEntryFields = {
   id: z.string(),
   contentId: z.string(),
@@ -122,6 +135,11 @@ export const moderationQueueEntrySchema = z.discriminatedUnion('contentType', [
     ...queueEntryFields,
     contentType: z.literal('comment'),
     comment: commentModerationPreviewSchema.nullable(),
+  }),
+  z.object({
+    ...queueEntryFields,
+    contentType: z.literal('post-edit'),
+    'post-edit': postEditPreviewSchema.nullable(),
   }),
 ]);
 export type ModerationQueueEntry = z.infer<typeof moderationQueueEntrySchema>;

@@ -11,8 +11,8 @@ export const LIVE_NAMESPACE = '/live';
 /**
  * Content of the user, of any type, moved in moderation: its automatic check ended, or a moderator
  * decided. `status` and `previous` are the content's statuses (a post's, a comment's); `edit`: the
- * move is of an edit of its text (its caption), which was checking and is now shown (`visible`) or
- * held for a moderator, while the content itself stayed where it was.
+ * content is an edit of a post's caption (`contentType: "post-edit"`), now shown (`visible`), held
+ * for a moderator, or dropped (`rejected`), while the post itself stayed where it was.
  */
 export const moderationPushSchema = z.object({
   contentType: moderatedContentTypeSchema,

@@ -139,6 +139,12 @@ export const postSchema = z.object({
    * answer, "held" while it waits for a moderator. Absent on public posts.
    */
   moderation: z.enum(['checking', 'held']).optional(),
+  /**
+   * Only to the author, while their edit of the caption is not public yet (`caption` is then the
+   * edit; everyone else still reads the caption before it): "checking" while its automatic check
+   * runs, "held" while it waits for a moderator. Absent otherwise.
+   */
+  editModeration: z.enum(['checking', 'held']).optional(),
 });
 export type Post = z.infer<typeof postSchema>;
 

@@ -15,11 +15,13 @@ import {
   createModeration,
   imageClassifierFor,
   moderatedComments,
+  moderatedPostEdits,
   moderatedPosts,
   PostScorer,
 } from './moderation';
 import { createRateLimits } from '../core/limiter';
 import type { ImageClassifier } from './moderation/scoring';
+import { CaptionEditsRepository } from './posts/caption-edits-repository';
 import { FeedCache } from './posts/feed-cache';
 import { OwnPostsService } from './posts/own-posts-service';
 import { handlePostEvents } from './posts/post-handlers';
@@ -57,11 +59,13 @@ export function createLolgramFeature(
   const follows = new FollowsRepository(db.pool);
   const postsRepository = new PostsRepository(db.pool, accounts.users);
   const commentsRepository = new CommentsRepository(db.pool, postsRepository);
+  const captionEdits = new CaptionEditsRepository(db.pool, postsRepository);
   const classifier = imageClassifier !== undefined ? imageClassifier : imageClassifierFor(config);
   const moderation = createModeration(deps, {
     posts: postsRepository,
     comments: commentsRepository,
-    // What LOLGram moderates: its posts, checked by their image and caption, and its comments.
+    // What LOLGram moderates: its posts, checked by their image and caption, its comments, and
+    // the edits of captions.
     contentTypes: [
       moderatedPosts({
         posts: postsRepository,
@@ -70,6 +74,7 @@ export function createLolgramFeature(
         events,
       }),
       moderatedComments({ comments: commentsRepository, events }),
+      moderatedPostEdits({ edits: captionEdits, events }),
     ],
     imageClassifier: classifier,
     live,
@@ -128,7 +133,7 @@ export function createLolgramFeature(
   );
   router.use(
     '/lolgram',
-    postsRouter(posts, new OwnPostsService(db.pool, postsRepository, images, events)),
+    postsRouter(posts, new OwnPostsService(db.pool, postsRepository, captionEdits, images, events)),
   );
   router.use('/lolgram', commentsRouter(comments));
   router.use('/lolgram', moderation.router);

@@ -145,6 +145,60 @@ describe('the admin page', () => {
     expect(await call.json()).toEqual({ decision: 'approved', notes: moderationNotes.approved });
   });
 
+  it('shows an edited caption under review beside the caption shown, and what rejecting it did', async () => {
+    const admin = makeUser({ username: 'boss' });
+    signIn(api, admin, { isAdmin: true });
+    const entry: ModerationQueueEntry = {
+      id: '00000000-0000-4000-8000-00000000cccc',
+      contentType: 'post-edit',
+      contentId: '00000000-0000-4000-8000-00000000dddd',
+      aiScore: '0.600',
+      reason: 'Edit, automatic check 0.60, held: caption has profanity',
+      createdAt: '2026-11-01T12:00:00.000Z',
+      reportCount: 0,
+      'post-edit': {
+        caption: 'a clean caption',
+        editedCaption: 'a rude caption',
+        thumbnailUrl: '/api/lolgram/images/posts/x/thumb.jpg',
+        username: 'writer',
+        status: 'held',
+      },
+    };
+    const decide = `/api/lolgram/admin/moderation/${entry.id}`;
+    answerAdminData(api, undefined, [entry]);
+    api.on('POST', decide, () =>
+      json({
+        id: entry.id,
+        decision: 'rejected',
+        moderatorId: admin.id,
+        postStatus: null,
+        previousPostStatus: null,
+        status: 'rejected',
+        previousStatus: 'held',
+      }),
+    );
+    renderAdmin();
+
+    await userEvent.click(
+      await screen.findByRole('tab', { name: 'Content Moderation' }, FIRST_RENDER),
+    );
+    expect(await screen.findByText('Edited caption')).toBeInTheDocument();
+    expect(screen.getByText('a rude caption')).toBeInTheDocument();
+    expect(screen.getByText('Shown now: a clean caption')).toBeInTheDocument();
+    expect(screen.getByText(/edit held; the post keeps its caption/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Reject this edit?' });
+    expect(
+      within(confirm).getByText(
+        'The edit is dropped for good; the post keeps the caption shown now.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Reject' }));
+    expect(
+      await screen.findByText('The edit was dropped; the post keeps its caption.'),
+    ).toBeInTheDocument();
+  });
+
   it('says the figures could not be fetched instead of loading forever', async () => {
     signIn(api, makeUser({ username: 'boss' }), { isAdmin: true });
     answerAdminData(api, () => json({ error: 'Boom' }, 500));

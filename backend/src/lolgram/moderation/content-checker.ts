@@ -28,10 +28,7 @@ export class ContentChecker {
     private readonly settings: CheckSettings,
     private readonly logger: Logger,
   ) {
-    for (const type of types.all()) {
-      type.checkNew((id) => this.checkNow(type, id));
-      type.checkChanged?.((id) => this.track(this.checkAgain(type, id)));
-    }
+    for (const type of types.all()) type.checkNew((id) => this.checkNow(type, id));
   }
 
   /**
@@ -81,44 +78,22 @@ export class ContentChecker {
     }
   }
 
-  /**
-   * Checks again an item that changed after it was public: at the queue threshold it enters the
-   * queue, and at the hold threshold it is held until a moderator decides.
-   */
-  private async checkAgain(type: ModeratedContent, id: string): Promise<void> {
-    const scored = await type.score(id);
-    if (!scored) return;
-    const { score, reasons, complete } = scored;
-    if (complete && score < this.settings.queueThreshold) return;
-    const hold = score >= this.settings.holdThreshold;
-    await withTransaction(this.pool, async (client) => {
-      const move = hold && type.holdAgain ? await type.holdAgain(client, id) : null;
-      const held = move !== null && move.was !== move.now;
-      const why = reasons.join(', ') || 'score at the queue threshold';
-      await this.queue.enqueue(client, {
-        contentType: type.type,
-        contentId: id,
-        aiScore: score,
-        reason: `Edited, automatic check ${score.toFixed(2)}${held ? ', held' : ''}: ${why}`,
-        report: false,
-      });
-      if (move) await this.types.moved(client, type, id, move);
-    });
-  }
-
   private async check(type: ModeratedContent, id: string): Promise<void> {
     const scored = await type.score(id);
     if (!scored) return;
-    const { score, reasons, complete } = scored;
+    const { score, reasons, complete, version } = scored;
     const hold = score >= this.settings.holdThreshold;
     const needsLook = !complete || score >= this.settings.queueThreshold;
     const contentType: ModeratedContentType = type.type;
     await withTransaction(this.pool, async (client) => {
-      const move = await type.finishCheck(client, id, score, hold);
+      const move = await type.finishCheck(client, id, score, hold, version);
+      // An open item of an edit is of the edit this one replaced: nothing is left to decide there.
+      if (move && type.edit) await this.queue.dropPending(contentType, id, client);
       // Only the check that ended the 'checking' state queues: not a late one after a decision.
       if (move && needsLook) {
         const why = reasons.join(', ') || 'score at the queue threshold';
-        const reason = `Automatic check ${score.toFixed(2)}${hold ? ', held' : ''}: ${why}`;
+        const what = type.edit ? 'Edit, automatic check' : 'Automatic check';
+        const reason = `${what} ${score.toFixed(2)}${hold ? ', held' : ''}: ${why}`;
         await this.queue.enqueue(client, {
           contentType,
           contentId: id,

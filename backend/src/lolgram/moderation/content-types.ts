@@ -16,10 +16,17 @@ export interface ContentMove<S extends string = string> {
 /** What the dashboard shows of one item of `T` (its preview, under the type's own name). */
 export type PreviewOf<T extends ModeratedContentType> = QueueEntryOf<T>[T & keyof QueueEntryOf<T>];
 
+/** A score, with the version of the content it is of when the content may change meanwhile. */
+export interface Scored extends Score {
+  version?: string;
+}
+
 /**
  * One kind of content that moderation checks, queues and decides. New content is 'checking'
  * (public nowhere) until its automatic check ends; the queue, the decisions and their audit trail
- * know the content only by its type and id, and ask its adapter for the rest.
+ * know the content only by its type and id, and ask its adapter for the rest. An edit of other
+ * content's text (`edit`) is content of its own kind, checked and decided as new content is,
+ * while what it edits stays where it was.
  */
 export interface ModeratedContent<
   T extends ModeratedContentType = ModeratedContentType,
@@ -27,22 +34,27 @@ export interface ModeratedContent<
   M extends ContentMove<S> = ContentMove<S>,
 > {
   type: T;
+  /** Items of this type are edits: their author hears of them as edits, and is not notified. */
+  edit?: boolean;
   /** Hands each new item of this type to the automatic check (`check` resolves when it ended). */
   checkNew(check: (id: string) => Promise<void>): void;
   /**
-   * Hands each item whose text changed after it was public to the check again (`holdAgain` is
-   * what a score at the hold threshold does to it then).
+   * The automatic check's score of an item still checking (its scorer, on what it reads, and the
+   * version read when the item may change); null when there is none to check.
    */
-  checkChanged?(check: (id: string) => Promise<void>): void;
-  holdAgain?(client: pg.PoolClient, id: string): Promise<M | null>;
-  /** The automatic check's score of an item (its scorer, on what it reads); null when it is gone. */
-  score(id: string): Promise<Score | null>;
+  score(id: string): Promise<Scored | null>;
   /**
    * In the check's transaction: records the score and ends the check (public, or held when
-   * `hold`). Answers the move when this check ended it; null when it had ended already (a
-   * moderator decided first) or the item is gone.
+   * `hold`) of the version scored. Answers the move when this check ended it; null when it had
+   * ended already (a moderator decided first, a newer version replaced it) or the item is gone.
    */
-  finishCheck(client: pg.PoolClient, id: string, score: number, hold: boolean): Promise<M | null>;
+  finishCheck(
+    client: pg.PoolClient,
+    id: string,
+    score: number,
+    hold: boolean,
+    version?: string,
+  ): Promise<M | null>;
   /** Items a stopped server left checking, created up to `until`, oldest first, after `after`. */
   unchecked(
     until: Date,
@@ -83,7 +95,7 @@ export class ContentTypes {
       postId: move.postId ?? null,
       was: move.was,
       now: move.now,
-      edit: false,
+      edit: type.edit === true,
     });
   }
 

@@ -10,6 +10,7 @@ import type { QueueRepository } from './queue-repository';
 export function closeQueueOfDeletedContent(events: EventBus, queue: QueueRepository): void {
   events.on('post.deleted', async ({ postId }) => {
     await queue.dropPending('post', postId);
+    await queue.dropPending('post-edit', postId);
     await queue.dropPendingOfGoneComments();
   });
   events.on('comment.deleted', ({ commentId }) => queue.dropPending('comment', commentId));

@@ -4,8 +4,8 @@ declare module '../../core/events' {
   interface DomainEvents {
     /**
      * Content of any type moved in moderation: its automatic check ended, or a moderator decided
-     * (`was`, `now`: the content's statuses); `edit`: an edit of its text, which was checking, is
-     * now shown (`visible`) or held, while the content stayed where it was.
+     * (`was`, `now`: the content's statuses); `edit`: the content is an edit of other content's
+     * text (a `post-edit`: shown, held, or dropped as `rejected`), whose post stayed where it was.
      */
     'moderation.moved': {
       contentType: ModeratedContentType;

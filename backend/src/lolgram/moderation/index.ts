@@ -14,6 +14,7 @@ import type { ImageClassifier } from './scoring';
 import { StatsRepository } from './stats-repository';
 
 export { moderatedComments } from './moderated-comments';
+export { moderatedPostEdits } from './moderated-post-edits';
 export { moderatedPosts } from './moderated-posts';
 export { PostScorer, type ImageClassifier } from './scoring';
 

@@ -35,15 +35,6 @@ export function moderatedPosts({
       events.on('post.created', ({ postId }) => check(postId));
     },
 
-    checkChanged(check) {
-      events.on('post.caption-changed', ({ postId }) => check(postId));
-    },
-
-    async holdAgain(client, id) {
-      const move = await posts.move(client, id, ['visible'], 'held');
-      return move && asContentMove(id, move);
-    },
-
     async score(id) {
       const post = await posts.checkInput(id);
       if (!post) return null;

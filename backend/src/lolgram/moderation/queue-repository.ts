@@ -178,8 +178,12 @@ export class QueueRepository {
    * Withdraws the undecided items of content that is gone (its author deleted it): there is
    * nothing left to decide. Decided items stay, with their audit.
    */
-  async dropPending(contentType: string, contentId: string): Promise<void> {
-    await this.db.query(
+  async dropPending(
+    contentType: string,
+    contentId: string,
+    client: Queryable = this.db,
+  ): Promise<void> {
+    await client.query(
       `DELETE FROM moderation_queue
         WHERE content_type = $1 AND content_id = $2 AND status = 'pending'`,
       [contentType, contentId],

@@ -93,7 +93,8 @@ export function handleNotificationEvents(events: EventBus, service: Notification
             : now === 'visible' && (was === 'held' || was === 'rejected')
               ? 'approved'
               : null;
-      if (!outcome || edit) return;
+      // An edit's outcome shows on the post itself (the author reads it as "checking" or "held").
+      if (!outcome || edit || contentType === 'post-edit') return;
       return service.notify(
         {
           userId: authorId,

@@ -18,7 +18,12 @@ declare module '../../core/events' {
      * feed's first page; moderation closes the post's open queue items.
      */
     'post.deleted': { postId: string; authorId: string };
-    /** Its author changed a post's caption. */
+    /**
+     * Its author edited a post's caption: the edit waits, public nowhere but to them, until
+     * moderation's automatic check ends.
+     */
+    'post.caption-edited': { postId: string; authorId: string };
+    /** A post's public caption changed: an edit of it passed its check, or a moderator's look. */
     'post.caption-changed': { postId: string; authorId: string };
   }
 }

@@ -7,6 +7,7 @@ import { isId } from '../../core/ids';
 import type { ImageStore } from '../../images';
 import type { Viewer } from '../../accounts';
 import './events';
+import type { CaptionEditsRepository } from './caption-edits-repository';
 import type { PostsRepository } from './posts-repository';
 
 /**
@@ -19,16 +20,25 @@ export class OwnPostsService {
   constructor(
     private readonly pool: pg.Pool,
     private readonly posts: PostsRepository,
+    private readonly captionEdits: CaptionEditsRepository,
     private readonly images: ImageStore,
     private readonly events: EventBus,
   ) {}
 
+  /**
+   * Records the new caption as an edit that waits for moderation's automatic check, as a new post
+   * does: the answer and the author's own reads show it ("checking"), everyone else reads the
+   * caption before it until the check passes. Recorded with its event before the answer, so that
+   * a check a crash interrupted runs again.
+   */
   async editCaption(viewer: Viewer, postId: string, caption: string): Promise<Post> {
     await this.ownPost(viewer, postId, 'You can only edit your own posts');
-    await withTransaction(this.pool, async (client) => {
-      await this.posts.setCaption(client, postId, caption);
-      await this.events.record(client, 'post.caption-changed', { postId, authorId: viewer.id });
+    const proposed = await withTransaction(this.pool, async (client) => {
+      if (!(await this.captionEdits.propose(client, postId, caption))) return false;
+      await this.events.record(client, 'post.caption-edited', { postId, authorId: viewer.id });
+      return true;
     });
+    if (!proposed) throw new NotFoundError('Post not found');
     const post = await this.posts.byId(postId, viewer.id);
     if (!post) throw new NotFoundError('Post not found');
     return post;

@@ -36,6 +36,7 @@ interface PostRow {
   is_liked: boolean;
   is_saved: boolean;
   status: PostStatus;
+  edit_status: 'checking' | 'held' | null;
   created_at: Date;
   cursor_at: string;
 }
@@ -64,6 +65,7 @@ function toPost(row: PostRow): Post {
     cursor: encodeCursor(row.cursor_at, row.id),
     // Only the author (and the create answer) ever sees a post that is not public yet.
     ...(row.status === 'checking' || row.status === 'held' ? { moderation: row.status } : {}),
+    ...(row.edit_status ? { editModeration: row.edit_status } : {}),
   };
 }
 
@@ -82,15 +84,18 @@ function srcsets(row: PostRow): Pick<Post, 'imageSrcset' | 'thumbnailSrcset' | '
 /**
  * The author's current name and avatar, and whether the viewer ($1) LOLed and saved it; a page
  * goes on after the post's `cursorAt` (when it was posted, or when it was saved for the Saved grid).
+ * The author alone reads their edit of the caption while it waits for its check or a moderator.
  */
 const selectPosts = (cursorAt: string) => `
   SELECT p.id, p.user_id, u.username, u.avatar_key, u.avatar_widths, u.wallet_address,
          p.image_key, p.thumbnail_key, p.image_widths, p.thumbnail_widths,
-         p.caption, p.location_name, p.location_lat, p.location_lng, p.lol_count, p.comment_count,
+         COALESCE(e.caption, p.caption) AS caption, e.status AS edit_status,
+         p.location_name, p.location_lat, p.location_lng, p.lol_count, p.comment_count,
          p.comments_off, p.status, p.created_at, ${cursorAt}::text AS cursor_at,
          EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1) AS is_liked,
          EXISTS (SELECT 1 FROM post_saves s WHERE s.user_id = $1 AND s.post_id = p.id) AS is_saved
-    FROM posts p JOIN lolgram_users u ON u.id = p.user_id`;
+    FROM posts p JOIN lolgram_users u ON u.id = p.user_id
+    LEFT JOIN post_caption_edits e ON e.post_id = p.id AND p.user_id = $1`;
 const SELECT = selectPosts('p.created_at');
 
 /** Listings leave out the posts of whoever the viewer ($1) blocked or was blocked by. */
@@ -112,6 +117,8 @@ export interface ViewerState {
   isSaved: boolean;
   /** The reader and the author have blocked one another (either way). */
   blocked: boolean;
+  /** The reader's own edit of the caption, while it is not public yet. */
+  edit: { caption: string; status: 'checking' | 'held' } | null;
 }
 
 /** What is left to clean up of a deleted post: its author and its image files. */
@@ -225,6 +232,8 @@ export class PostsRepository {
       is_liked: boolean;
       is_saved: boolean;
       blocked: boolean;
+      edit_caption: string | null;
+      edit_status: 'checking' | 'held' | null;
     }>({
       name: 'lolgram-viewer-state-of',
       text: `SELECT p.id, p.lol_count,
@@ -232,8 +241,11 @@ export class PostsRepository {
                       AS is_liked,
                     EXISTS (SELECT 1 FROM post_saves s WHERE s.user_id = $1 AND s.post_id = p.id)
                       AS is_saved,
-                    ${blockedEitherWay('$1::uuid', 'p.user_id')} AS blocked
-               FROM posts p WHERE p.id = ANY($2::uuid[])`,
+                    ${blockedEitherWay('$1::uuid', 'p.user_id')} AS blocked,
+                    e.caption AS edit_caption, e.status AS edit_status
+               FROM posts p
+               LEFT JOIN post_caption_edits e ON e.post_id = p.id AND p.user_id = $1
+              WHERE p.id = ANY($2::uuid[])`,
       values: [viewerId, postIds],
     });
     return new Map(
@@ -244,6 +256,10 @@ export class PostsRepository {
           isLiked: row.is_liked,
           isSaved: row.is_saved,
           blocked: row.blocked,
+          edit:
+            row.edit_caption !== null && row.edit_status !== null
+              ? { caption: row.edit_caption, status: row.edit_status }
+              : null,
         },
       ]),
     );

@@ -117,6 +117,10 @@ export class PostsService {
             lolCount: state.lolCount,
             isLiked: state.isLiked,
             isSaved: state.isSaved,
+            // The shared page has the public caption; its author reads their edit that waits.
+            ...(state.edit
+              ? { caption: state.edit.caption, editModeration: state.edit.status }
+              : {}),
             firstComments,
           }
         : { ...post, firstComments };

@@ -66,8 +66,8 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
       <ConfirmDialog
         open={confirmReject}
         onOpenChange={setConfirmReject}
-        title={`Reject this ${item.contentType}?`}
-        description={`It is removed for good: a rejected ${item.contentType} never comes back.`}
+        title={`Reject this ${content.noun}?`}
+        description={content.rejection}
         confirmLabel="Reject"
         workingLabel="Rejecting..."
         failure={() => 'Failed to moderate content'}

@@ -3,6 +3,10 @@ import type { ReactNode } from 'react';
 
 /** How the moderation queue shows one type of content, and speaks of a decision on it. */
 interface ContentRenderer<T extends ModeratedContentType> {
+  /** What a moderator calls it ("Reject this …?"). */
+  noun: string;
+  /** What rejecting it does, said before a moderator confirms it. */
+  rejection: string;
   /** The item's picture, or what stands in for it. */
   media(item: QueueEntryOf<T>): ReactNode;
   /** Who wrote it and what it says (nothing when the content is gone). */
@@ -22,6 +26,8 @@ function placeholder(label: string) {
 }
 
 const post: ContentRenderer<'post'> = {
+  noun: 'post',
+  rejection: 'It is removed for good: a rejected post never comes back.',
   media: (item) =>
     item.post ? (
       <img
@@ -48,6 +54,8 @@ const post: ContentRenderer<'post'> = {
 };
 
 const comment: ContentRenderer<'comment'> = {
+  noun: 'comment',
+  rejection: 'It is removed for good: a rejected comment never comes back.',
   media: (item) =>
     item.comment ? (
       <a href={`/lolgram/p/${item.comment.postId}`} className="shrink-0" title="Open the post">
@@ -79,8 +87,54 @@ const comment: ContentRenderer<'comment'> = {
   },
 };
 
+const postEdit: ContentRenderer<'post-edit'> = {
+  noun: 'edit',
+  rejection: 'The edit is dropped for good; the post keeps the caption shown now.',
+  media: (item) => {
+    const edit = item['post-edit'];
+    return edit ? (
+      <a href={`/lolgram/p/${item.contentId}`} className="shrink-0" title="Open the post">
+        <img
+          src={edit.thumbnailUrl}
+          alt={`The post: ${edit.caption}`}
+          className="h-32 w-32 rounded-xl object-cover"
+        />
+      </a>
+    ) : (
+      placeholder('post')
+    );
+  },
+  summary: (item) => {
+    const edit = item['post-edit'];
+    return (
+      edit && (
+        <div className="space-y-1">
+          <p className="text-xs uppercase tracking-wide text-slate-400">Edited caption</p>
+          <p>
+            <span className="font-bold">@{edit.username}</span>{' '}
+            {edit.editedCaption ?? 'The edit is gone.'}
+          </p>
+          <p className="text-xs text-slate-400">Shown now: {edit.caption}</p>
+        </div>
+      )
+    );
+  },
+  standing: (item) =>
+    item['post-edit']?.status === 'held' ? 'edit held; the post keeps its caption' : '',
+  outcome: ({ decision, previousStatus }) => {
+    if (previousStatus !== 'held') return 'Nothing changed: no edit was waiting.';
+    return decision === 'rejected'
+      ? 'The edit was dropped; the post keeps its caption.'
+      : 'The edited caption is shown now.';
+  },
+};
+
 /** Every content type the server moderates has its renderer here (the compiler checks it). */
-const renderers: { [T in ModeratedContentType]: ContentRenderer<T> } = { post, comment };
+const renderers: { [T in ModeratedContentType]: ContentRenderer<T> } = {
+  post,
+  comment,
+  'post-edit': postEdit,
+};
 
 /** The renderer of a queue item's content type. */
 export function rendererOf<T extends ModeratedContentType>(item: QueueEntryOf<T>) {

@@ -34,8 +34,9 @@ function EditCaptionForm({ post, onDone }: { post: Post; onDone: () => void }) {
       return;
     }
     try {
-      await edit.mutateAsync(parsed.data);
-      toast({ title: 'Caption updated' });
+      const updated = await edit.mutateAsync(parsed.data);
+      // While it is checked the card says so, and the check's outcome is told when it arrives.
+      if (!updated.editModeration) toast({ title: 'Caption updated' });
       onDone();
     } catch (error) {
       setProblem(serverError(error, 'Failed to update the caption'));
@@ -87,7 +88,9 @@ export function EditCaptionDialog({
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Edit caption</DialogTitle>
-          <DialogDescription>Everyone who sees this post sees the new caption.</DialogDescription>
+          <DialogDescription>
+            Everyone sees the new caption once it is checked; until then, the one before it.
+          </DialogDescription>
         </DialogHeader>
         <EditCaptionForm post={post} onDone={() => onOpenChange(false)} />
       </DialogContent>

@@ -147,6 +147,13 @@ export function PostCard({
             {post.caption}
           </p>
         )}
+        {post.editModeration && (
+          <p role="status" className="text-xs font-semibold text-amber-200">
+            {post.editModeration === 'checking'
+              ? 'Checking your edit… Others see the caption before it until then.'
+              : 'Your edit is under review. Others see the caption before it until then.'}
+          </p>
+        )}
         {!onComment && post.commentCount > 0 && (
           <Link
             to={postPath(post.id)}

@@ -4,7 +4,10 @@ import { apiRequest } from '../../../lib/api';
 import { patchPost, removePost, type PostsData } from './post-cache';
 import { isPostsQuery, lolgramKeys } from '../lib/query-keys';
 
-/** The author's new caption, in every list holding the post once the server took it. */
+/**
+ * The author's new caption, in every list holding the post once the server took it, with where
+ * its check stands (others read the caption before it until the check passes).
+ */
 export function useEditCaption(post: Post) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -12,10 +15,17 @@ export function useEditCaption(post: Post) {
       const res = await apiRequest('PATCH', `/api/lolgram/posts/${post.id}`, body);
       return (await res.json()) as Post;
     },
-    onSuccess: (updated) =>
+    onSuccess: (updated) => {
       queryClient.setQueriesData<PostsData>({ predicate: isPostsQuery }, (data) =>
-        patchPost(data, post.id, (current) => ({ ...current, caption: updated.caption })),
-      ),
+        patchPost(data, post.id, (current) => ({
+          ...current,
+          caption: updated.caption,
+          editModeration: updated.editModeration,
+        })),
+      );
+      // The check's outcome may have been pushed before this answer came: read where it stands.
+      void queryClient.invalidateQueries({ predicate: isPostsQuery });
+    },
   });
 }
 
