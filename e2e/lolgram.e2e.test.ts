@@ -199,6 +199,16 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     });
     const me = await page.evaluate(async () => (await fetch('/api/lolgram/users/me')).json());
     expect(me).toMatchObject({ username, walletAddress: address });
+
+    // Disconnect on the wallet's menu signs the wallet session out, not only the wallet.
+    const onProfile = page.getByTestId('profile-wallet');
+    await onProfile.getByRole('button', { name: `${address.slice(0, 4)}..` }).click();
+    await onProfile.getByRole('menuitem', { name: 'Disconnect' }).click();
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Login / Sign Up' }).first().isVisible())
+      .toBe(true);
+    const after = await page.evaluate(async () => (await fetch('/api/lolgram/users/me')).status);
+    expect(after).toBe(401);
   });
 
   it.each([

@@ -13,18 +13,28 @@ let attemptedAddress: string | null = null;
 
 /**
  * Spec: when a wallet is connected and nobody is signed in, a wallet session is created; once
- * per connection. Ending a wallet session disconnects the wallet, so that logging out holds.
+ * per connection. Ending a wallet session disconnects the wallet, so that logging out holds; and
+ * the other way round, disconnecting the wallet of a wallet session (the wallet button's
+ * Disconnect, or Change wallet) signs it out, so that the header never shows a signed-in user
+ * beside "Select Wallet".
  */
 export function useWalletSignIn(): void {
   const { wallet, connected, publicKey, disconnect } = useWallet();
-  const { state, signedIn } = useAuth();
+  const { state, signedIn, logout } = useAuth();
   const adapter = wallet?.adapter;
   const address = connected ? (publicKey?.toBase58() ?? null) : null;
   const walletSession = useRef(false);
+  const connectedAddress = useRef<string | null>(null);
 
   useEffect(() => {
     if (!address) attemptedAddress = null;
-  }, [address]);
+    const was = connectedAddress.current;
+    connectedAddress.current = address;
+    if (was && !address && walletSession.current) {
+      void logout();
+      toast({ title: 'Signed out', description: 'The wallet was disconnected.' });
+    }
+  }, [address, logout]);
 
   useEffect(() => {
     const isWalletSession = state.isAuthenticated && state.authMethod === 'wallet';
