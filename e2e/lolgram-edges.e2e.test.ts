@@ -314,4 +314,49 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     await until(() => desktop.getByTestId('stat-posts').textContent()).toBe('1');
     await shot(desktop, 'own-profile-1280');
   });
+
+  it('hides a blocked commenter from the blocker without calling it deleted, and counts what it shows', async () => {
+    const [alice, bob, carol] = [
+      await account('blocker'),
+      await account('blocked'),
+      await account('bystander'),
+    ];
+    const made = await publicPost(alice, 'a thread with a pest');
+    const said = async (member: Member, text: string, parentId?: string) => {
+      await call(member, 'POST', `/api/lolgram/posts/${made.id}/comments`, { text, parentId });
+      let id = '';
+      await until(async () => {
+        const res = await fetch(`${server.url}/api/lolgram/posts/${made.id}/comments`);
+        const page = (await res.json()) as { comments: { id: string; text: string }[] };
+        id = page.comments.find((c) => c.text === text)?.id ?? '';
+        return id;
+      }).not.toBe('');
+      return id;
+    };
+    const bobs = await said(bob, 'first, and rude');
+    await said(carol, 'be nice', bobs);
+    await said(bob, 'no');
+    await call(alice, 'POST', `/api/lolgram/users/${bob.id}/block`);
+
+    const page = await open(360, alice);
+    await page.goto(`/lolgram/p/${made.id}`);
+    const comments = page.getByTestId('comment');
+    await until(() => comments.count()).toBe(2);
+    expect(await comments.nth(0).textContent()).toBe('Hidden: a comment by an account you blocked');
+    expect(await comments.nth(1).textContent()).toContain('be nice');
+    expect(await page.getByText('This comment was deleted').count()).toBe(0);
+    expect(await page.getByRole('heading', { name: /^Comments/ }).textContent()).toBe(
+      'Comments1 comment',
+    );
+    await toBottom(page);
+    await page.screenshot({ path: screenshotPath('lolgram-edges-blocked-thread-360') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await toBottom(page);
+    await page.screenshot({ path: screenshotPath('lolgram-edges-blocked-thread-1280') });
+    await page.setViewportSize({ width: 360, height: PHONE_HEIGHT });
+
+    await page.goto('/lolgram');
+    const card = page.getByRole('article', { name: `Post by ${alice.username}` });
+    await until(() => card.getByRole('link', { name: 'View 1 comment' }).isVisible()).toBe(true);
+  });
 });

@@ -61,6 +61,11 @@ export const commentSchema = z.object({
   userAvatar: z.string().nullable(),
   text: z.string().nullable(),
   deleted: z.boolean(),
+  /**
+   * With `deleted`: what is not shown is a public comment by someone the reader blocked, which
+   * they are told rather than that it was deleted (one who was blocked reads only "deleted").
+   */
+  blockedAuthor: z.literal(true).optional(),
   createdAt: z.string(),
   /** Only on its author's own comment that is not public yet. */
   moderation: z.enum(['checking', 'held']).optional(),

@@ -249,9 +249,25 @@ describe.each(storageModes)('LOLGram comments (%s storage)', (mode) => {
     const byAuthorElsewhere = await comment(author, othersPost.id, 'on someone else’s post');
     const byOther = await comment(other, othersPost.id, 'a third voice');
     const replyByBlocked = await comment(blocked, othersPost.id, 'answering', byOther.id);
+    const answerToBlocked = await comment(other, post.id, 'well said', byBlocked.id);
+    await comment(other, othersPost.id, 'agreed', byAuthorElsewhere.id);
     expect((await author.agent.post(`/api/lolgram/users/${blocked.user.id}/block`)).status).toBe(
       200,
     );
+    // The blocker is told that what is hidden above a reply is by someone they blocked, not that
+    // it was deleted, and the count is of what they read; the blocked user reads only "deleted".
+    const authorsPage = await page(author, post.id);
+    expect(authorsPage.comments.map((c) => [c.id, c.deleted, c.blockedAuthor])).toEqual([
+      [byBlocked.id, true, true],
+      [answerToBlocked.id, false, undefined],
+    ]);
+    expect(authorsPage.commentCount).toBe(1);
+    expect((await page(null, post.id)).commentCount).toBe(2);
+    const blockedsPage = await page(blocked, othersPost.id);
+    const hidden = blockedsPage.comments.find((c) => c.id === byAuthorElsewhere.id);
+    expect(hidden).toMatchObject({ deleted: true, text: null });
+    expect(hidden?.blockedAuthor).toBeUndefined();
+    expect(blockedsPage.commentCount).toBe((await page(null, othersPost.id)).commentCount - 1);
 
     const onPost = await write(blocked, post.id, 'hello?');
     expect(onPost.status).toBe(403);
@@ -275,6 +291,12 @@ describe.each(storageModes)('LOLGram comments (%s storage)', (mode) => {
       z.array(postSchema).parse((await who.agent.get('/api/lolgram/posts/feed?limit=50')).body);
     const card = (await feed(blocked)).find((p) => p.id === othersPost.id);
     expect(card?.firstComments?.map((c) => c.id)).toEqual([byOther.id, stillHere.id]);
+    // Every answer holding the post counts what its reader may read of the thread.
+    expect((await feed(author)).find((p) => p.id === post.id)?.commentCount).toBe(1);
+    expect(card?.commentCount).toBe(blockedsPage.commentCount + 1);
+    const single = await author.agent.get(`/api/lolgram/posts/${post.id}`);
+    expect(expectAnswer(postSchema, single.body).commentCount).toBe(1);
+    expect(await countOf(post.id)).toBe(2);
     // Reporting needs to read it too.
     const report = await author.agent
       .post(`/api/lolgram/comments/${replyByBlocked.id}/report`)

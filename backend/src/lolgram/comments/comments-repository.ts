@@ -7,7 +7,7 @@ import type {
 import type pg from 'pg';
 import type { Queryable } from '../../core/db';
 import { imageUrl } from '../../images';
-import type { PostsRepository } from '../posts/posts-repository';
+import { readableCommentCount, type PostsRepository } from '../posts/posts-repository';
 import { blockedEitherWay } from '../relations/blocks-repository';
 
 export type CommentStatus = 'checking' | 'visible' | 'held' | 'rejected' | 'deleted';
@@ -49,6 +49,8 @@ interface ThreadRow {
   thread_seq: string;
   seq: string;
   shown: boolean;
+  /** The reader blocked its author. */
+  blocked_author: boolean;
 }
 
 /** What a thread's page says of its post. */
@@ -76,7 +78,10 @@ function toComment(row: ThreadRow): Comment {
     createdAt: row.created_at.toISOString(),
   };
   if (!row.shown) {
-    return { ...base, userId: null, username: null, userAvatar: null, text: null, deleted: true };
+    const hidden = { ...base, userId: null, username: null, userAvatar: null, text: null };
+    return row.status === 'visible' && row.blocked_author
+      ? { ...hidden, deleted: true, blockedAuthor: true }
+      : { ...hidden, deleted: true };
   }
   return {
     ...base,
@@ -95,7 +100,9 @@ const READABLE = `(c.status = 'visible' OR (c.user_id = $2 AND c.status IN ('che
 
 const SELECT_THREAD = `
   SELECT c.id, c.post_id, c.parent_id, c.user_id, u.username, u.avatar_key, c.body, c.status,
-         c.created_at, c.thread_seq::text, c.seq::text, ${READABLE} AS shown
+         c.created_at, c.thread_seq::text, c.seq::text, ${READABLE} AS shown,
+         EXISTS (SELECT 1 FROM user_blocks ub WHERE ub.blocker_id = $2 AND ub.blocked_id = c.user_id)
+           AS blocked_author
     FROM post_comments c JOIN lolgram_users u ON u.id = c.user_id`;
 
 /**
@@ -169,8 +176,9 @@ export class CommentsRepository {
 
   /**
    * A page of a thread after `after` (thread sequence, sequence): what the reader may read, and
-   * the top comments they may not that keep replies they may (shown as "deleted"); with the post
-   * as the same statement saw it (its count agrees with the page), null when there is none.
+   * the top comments they may not that keep replies they may (shown as "deleted", or as hidden
+   * when the reader blocked their author); with the post as the same statement saw it (its count,
+   * of what the reader may read, agrees with the page), null when there is none.
    */
   async thread(
     postId: string,
@@ -180,8 +188,8 @@ export class CommentsRepository {
   ): Promise<{ post: ThreadPost | null; comments: Comment[]; nextCursor: string | null }> {
     const { rows } = await this.db.query<ThreadPostRow & Partial<ThreadRow>>({
       name: 'lolgram-comment-thread',
-      text: `SELECT p.status AS post_status, p.user_id AS post_user_id, p.comment_count,
-                    p.comments_off, t.*
+      text: `SELECT p.status AS post_status, p.user_id AS post_user_id,
+                    ${readableCommentCount('$2::uuid')} AS comment_count, p.comments_off, t.*
                FROM posts p
                LEFT JOIN LATERAL (${SELECT_THREAD}
                   WHERE c.post_id = p.id AND (c.thread_seq, c.seq) > ($4::bigint, $5::bigint)

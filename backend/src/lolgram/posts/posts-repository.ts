@@ -4,7 +4,7 @@ import { toggleRow, type Queryable } from '../../core/db';
 import type { UsersRepository } from '../../accounts';
 import { encodeCursor, type Cursor } from './post-cursor';
 import { imageUrl, srcsetOf, variantKey } from '../../images';
-import { blockedEitherWay } from '../relations/blocks-repository';
+import { blockedEitherWay, blockedEitherWaySet } from '../relations/blocks-repository';
 
 export interface ImageAccess {
   userId: string;
@@ -82,6 +82,16 @@ function srcsets(row: PostRow): Pick<Post, 'imageSrcset' | 'thumbnailSrcset' | '
 }
 
 /**
+ * A post `p`'s count of comments as `reader` may read them: its public comments and replies but
+ * those by users blocked either way (found from the reader's blocks, a handful), so that the
+ * count agrees with the thread they are shown.
+ */
+export const readableCommentCount = (reader: string) => `p.comment_count - (
+  SELECT count(*)::int FROM ${blockedEitherWaySet(reader)} b
+    JOIN post_comments c ON c.user_id = b.id
+   WHERE c.post_id = p.id AND c.status = 'visible')`;
+
+/**
  * The author's current name and avatar, and whether the viewer ($1) LOLed and saved it; a page
  * goes on after the post's `cursorAt` (when it was posted, or when it was saved for the Saved grid).
  * The author alone reads their edit of the caption while it waits for its check or a moderator.
@@ -90,7 +100,8 @@ const selectPosts = (cursorAt: string) => `
   SELECT p.id, p.user_id, u.username, u.avatar_key, u.avatar_widths, u.wallet_address,
          p.image_key, p.thumbnail_key, p.image_widths, p.thumbnail_widths,
          COALESCE(e.caption, p.caption) AS caption, e.status AS edit_status,
-         p.location_name, p.location_lat, p.location_lng, p.lol_count, p.comment_count,
+         p.location_name, p.location_lat, p.location_lng, p.lol_count,
+         ${readableCommentCount('$1::uuid')} AS comment_count,
          p.comments_off, p.status, p.created_at, ${cursorAt}::text AS cursor_at,
          EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1) AS is_liked,
          EXISTS (SELECT 1 FROM post_saves s WHERE s.user_id = $1 AND s.post_id = p.id) AS is_saved
@@ -113,6 +124,8 @@ export interface Move {
 /** What one reader sees of a post on the shared feed page that differs from reader to reader. */
 export interface ViewerState {
   lolCount: number;
+  /** Of what the reader may read. */
+  commentCount: number;
   isLiked: boolean;
   isSaved: boolean;
   /** The reader and the author have blocked one another (either way). */
@@ -229,6 +242,7 @@ export class PostsRepository {
     const { rows } = await this.db.query<{
       id: string;
       lol_count: number;
+      comment_count: number;
       is_liked: boolean;
       is_saved: boolean;
       blocked: boolean;
@@ -236,7 +250,7 @@ export class PostsRepository {
       edit_status: 'checking' | 'held' | null;
     }>({
       name: 'lolgram-viewer-state-of',
-      text: `SELECT p.id, p.lol_count,
+      text: `SELECT p.id, p.lol_count, ${readableCommentCount('$1::uuid')} AS comment_count,
                     EXISTS (SELECT 1 FROM post_lols l WHERE l.post_id = p.id AND l.user_id = $1)
                       AS is_liked,
                     EXISTS (SELECT 1 FROM post_saves s WHERE s.user_id = $1 AND s.post_id = p.id)
@@ -253,6 +267,7 @@ export class PostsRepository {
         row.id,
         {
           lolCount: row.lol_count,
+          commentCount: row.comment_count,
           isLiked: row.is_liked,
           isSaved: row.is_saved,
           blocked: row.blocked,

@@ -115,6 +115,7 @@ export class PostsService {
         ? {
             ...post,
             lolCount: state.lolCount,
+            commentCount: state.commentCount,
             isLiked: state.isLiked,
             isSaved: state.isSaved,
             // The shared page has the public caption; its author reads their edit that waits.

@@ -45,7 +45,11 @@ export function CommentRow({
   if (comment.deleted || !comment.userId || !comment.username) {
     return (
       <li className={className} data-testid="comment">
-        <p className="py-1 text-sm text-slate-400 italic">This comment was deleted</p>
+        <p className="py-1 text-sm text-slate-400 italic">
+          {comment.blockedAuthor
+            ? 'Hidden: a comment by an account you blocked'
+            : 'This comment was deleted'}
+        </p>
       </li>
     );
   }
