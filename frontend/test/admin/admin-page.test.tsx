@@ -206,4 +206,15 @@ describe('the admin page', () => {
     const alerts = await screen.findAllByText('Failed to fetch stats', {}, FIRST_RENDER);
     expect(alerts.length).toBeGreaterThan(0);
   });
+
+  it('says "1 post" and "1 report", in the singular at one', async () => {
+    signIn(api, makeUser({ username: 'boss' }), { isAdmin: true });
+    answerAdminData(api, () =>
+      json(makeStats({ posts: 1, reportsByReason: [{ reason: 'spam', count: 1 }] })),
+    );
+    renderAdmin();
+    expect(await screen.findByText('1 post', {}, FIRST_RENDER)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: 'Reports' }));
+    expect(await screen.findByText('1 report in all')).toBeInTheDocument();
+  });
 });

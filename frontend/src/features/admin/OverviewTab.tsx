@@ -22,7 +22,9 @@ export function OverviewTab() {
       </StatCard>
       <StatCard title="Total Users" value={stats.data?.users.toLocaleString()}>
         {stats.data ? (
-          <p className="text-sm text-slate-400">{stats.data.posts.toLocaleString()} posts</p>
+          <p className="text-sm text-slate-400">
+            {stats.data.posts.toLocaleString()} {stats.data.posts === 1 ? 'post' : 'posts'}
+          </p>
         ) : (
           statsLoading
         )}

@@ -11,7 +11,9 @@ export function ReportsTab() {
   return (
     <Card>
       <h2 className="mb-1 text-lg font-bold">Reports by reason</h2>
-      <p className="mb-3 text-sm text-slate-400">{total.toLocaleString()} reports in all</p>
+      <p className="mb-3 text-sm text-slate-400">
+        {total.toLocaleString()} {total === 1 ? 'report' : 'reports'} in all
+      </p>
       {total === 0 ? (
         <p className="text-slate-400">No reports yet.</p>
       ) : (
