@@ -125,7 +125,9 @@ export function createLolgramFeature(
   );
   router.use(
     '/lolgram',
-    blocksRouter(new BlocksService(db.pool, blocks, follows, accounts.users, accounts.service)),
+    blocksRouter(
+      new BlocksService(db.pool, blocks, follows, accounts.users, accounts.service, events),
+    ),
   );
   router.use(
     '/lolgram',

@@ -236,6 +236,18 @@ describe.each(storageModes)('LOLGram notifications (%s storage)', (mode) => {
     );
   });
 
+  it('takes a follow that a block ended out of "started following you": an unblock does not bring it back', async () => {
+    const [author, fan] = await accounts(server.url, 2);
+    await follow(fan, author);
+    await settled();
+    expect(await unread(author)).toBe(1);
+    await author.agent.post(`/api/lolgram/users/${fan.user.id}/block`).expect(200);
+    await settled();
+    await author.agent.delete(`/api/lolgram/users/${fan.user.id}/block`).expect(200);
+    expect(await list(author)).toEqual([]);
+    expect(await unread(author)).toBe(0);
+  });
+
   it('tells an author how moderation went, and reporters that a post was removed, naming no one', async () => {
     const [author, reporter, other] = await accounts(server.url, 3);
     const held = await makePost(author, await makeJpeg(), { caption: PROFANE });

@@ -1,11 +1,13 @@
 import { messages, type BlockedUser, type BlockState } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
+import type { EventBus } from '../../core/events';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { isId } from '../../core/ids';
 import type { UsersRepository, UsersService, Viewer } from '../../accounts';
 import { parseCursor } from '../posts/post-cursor';
 import type { BlocksRepository } from './blocks-repository';
+import './events';
 import type { FollowsRepository } from './follows-repository';
 
 /**
@@ -20,6 +22,7 @@ export class BlocksService {
     private readonly follows: FollowsRepository,
     private readonly users: UsersRepository,
     private readonly accounts: UsersService,
+    private readonly events: EventBus,
   ) {}
 
   /** Whether the viewer has blocked `userId`. */
@@ -40,7 +43,13 @@ export class BlocksService {
         [userId, viewer.id],
       ]) {
         const delta = await this.follows.set(client, follower, followed, false);
-        if (delta !== 0) await this.users.moveFollowCounts(client, follower, followed, delta);
+        if (delta === 0) continue;
+        await this.users.moveFollowCounts(client, follower, followed, delta);
+        // As an unfollow: an unblock must not bring back "started following you" for it.
+        await this.events.record(client, 'follow.removed', {
+          followerId: follower,
+          userId: followed,
+        });
       }
     });
     return { blocked: true };
