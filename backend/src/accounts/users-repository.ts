@@ -161,12 +161,16 @@ export class UsersRepository {
 
   /**
    * Locks both users of a follow, in id order (concurrent follows stay exact), for the
-   * transaction that moves their counts.
+   * transaction that moves their counts. NO KEY UPDATE, as the counts' own update takes: it
+   * excludes another follow or block of either user, not the key-share locks with which rows that
+   * refer to a user (a notification, its actors) are written meanwhile, which a FOR UPDATE lock
+   * waited on in an order of their own, into deadlocks.
    */
   async lockPair(client: pg.PoolClient, a: string, b: string): Promise<void> {
-    await client.query('SELECT id FROM lolgram_users WHERE id = ANY($1) ORDER BY id FOR UPDATE', [
-      [a, b],
-    ]);
+    await client.query(
+      'SELECT id FROM lolgram_users WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE',
+      [[a, b]],
+    );
   }
 
   /** Moves the counts of a follow that was added (1) or removed (-1); answers the followers now. */
