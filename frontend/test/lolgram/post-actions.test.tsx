@@ -145,9 +145,12 @@ describe('the author’s menu', () => {
 
   it('edits the caption by the caption rules, and shows the new one', async () => {
     const { post, card } = await renderFeed({}, { owner: true });
-    api.on('PATCH', `/api/lolgram/posts/${post.id}`, () =>
-      json({ ...post, caption: 'an even funnier cat' }),
-    );
+    // The server takes the edit: the feed, read again after it, has the new caption too.
+    api.on('PATCH', `/api/lolgram/posts/${post.id}`, () => {
+      const edited = { ...post, caption: 'an even funnier cat' };
+      api.on('GET', FEED, () => json([edited]));
+      return json(edited);
+    });
     await userEvent.click(within(card).getByRole('button', { name: 'Post options' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Edit caption' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit caption' });
