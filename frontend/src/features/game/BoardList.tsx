@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
-import { boardRanks } from '@tapgram/shared';
+import { boardRanks, type LeaderboardCountry } from '@tapgram/shared';
+import { CountryFlag } from '../../components/CountryFlag';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
+import { countryName } from '../../lib/countries';
 import { LEADERBOARD_SKELETON_ROWS } from '../../lib/ui-constants';
 
 export interface Row {
@@ -72,5 +74,27 @@ export function Board({
         <BoardRow key={row.key} row={row} top={index === 0} />
       ))}
     </ol>
+  );
+}
+
+/** The countries' board (all time or a season's): each with its flag and name, ranked by points. */
+export function CountryBoard({ countries }: { countries: LeaderboardCountry[] | undefined }) {
+  return (
+    <Board
+      empty={['No countries yet!', 'Start tapping to represent your country!']}
+      rows={
+        countries &&
+        ranked(countries).map((c) => ({
+          key: c.country,
+          label: (
+            <>
+              <CountryFlag code={c.country} /> {countryName(c.country)}
+            </>
+          ),
+          points: c.totalPoints,
+          rank: c.rank,
+        }))
+      }
+    />
   );
 }

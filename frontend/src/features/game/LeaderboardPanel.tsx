@@ -4,9 +4,7 @@ import { Button } from '../../components/ui/button';
 import { useHydrated } from '../../lib/hydration';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import type { LeaderboardUser } from '@tapgram/shared';
-import { countryName } from '../../lib/countries';
-import { CountryFlag } from '../../components/CountryFlag';
-import { Board, BoardRow, ranked } from './BoardList';
+import { Board, BoardRow, ranked, CountryBoard } from './BoardList';
 import { useAroundMe, useLeaderboardCountries, useLeaderboardUsers } from './queries';
 
 const SeasonBoards = lazy(() =>
@@ -130,22 +128,7 @@ function AllTimeBoards({ currentUserId }: { currentUserId: string | undefined })
       </TabsContent>
       <TabsContent value="countries">
         <h2 className="mb-2 text-lg font-bold">Top Countries</h2>
-        <Board
-          empty={['No countries yet!', 'Start tapping to represent your country!']}
-          rows={
-            countries.data &&
-            ranked(countries.data).map((c) => ({
-              key: c.country,
-              label: (
-                <>
-                  <CountryFlag code={c.country} /> {countryName(c.country)}
-                </>
-              ),
-              points: c.totalPoints,
-              rank: c.rank,
-            }))
-          }
-        />
+        <CountryBoard countries={countries.data} />
       </TabsContent>
     </Tabs>
   );

@@ -1,10 +1,8 @@
 import { History } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { CountryFlag } from '../../../components/CountryFlag';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { countryName } from '../../../lib/countries';
-import { Board, ranked } from '../BoardList';
+import { Board, ranked, CountryBoard } from '../BoardList';
 import { Countdown } from './Countdown';
 import {
   useCurrentSeason,
@@ -71,22 +69,7 @@ export function SeasonBoards({ currentUserId }: { currentUserId: string | undefi
         </TabsContent>
         <TabsContent value="countries">
           <h2 className="mb-2 text-lg font-bold">Top Countries</h2>
-          <Board
-            empty={['No countries yet!', 'Start tapping to represent your country!']}
-            rows={
-              countries.data &&
-              ranked(countries.data).map((c) => ({
-                key: c.country,
-                label: (
-                  <>
-                    <CountryFlag code={c.country} /> {countryName(c.country)}
-                  </>
-                ),
-                points: c.totalPoints,
-                rank: c.rank,
-              }))
-            }
-          />
+          <CountryBoard countries={countries.data} />
         </TabsContent>
       </Tabs>
       <Button variant="ghost" size="sm" className="mt-2" onClick={() => setPast(true)}>
