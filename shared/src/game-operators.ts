@@ -67,11 +67,13 @@ export const playerDaySchema = z.object({
 export type PlayerDay = z.infer<typeof playerDaySchema>;
 
 export const PLAYER_ACTIONS = ['freeze', 'unfreeze'] as const;
+/** What the audit records: an operator's freeze or unfreeze, and the referral bonuses a freeze cancelled. */
+export const AUDIT_ACTIONS = [...PLAYER_ACTIONS, 'cancel-referral'] as const;
 export const playerActionSchema = z.object({
   id: z.string(),
   playerId: z.string(),
   player: z.string(),
-  action: z.enum(PLAYER_ACTIONS),
+  action: z.enum(AUDIT_ACTIONS),
   moderator: z.string(),
   reason: z.string(),
   at: z.string(),

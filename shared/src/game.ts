@@ -50,6 +50,11 @@ export type GameSession = z.infer<typeof gameSessionSchema>;
 export const createUserBodySchema = z.object({
   username: usernameSchema,
   country: countryCodeSchema,
+  /**
+   * The invite code of the link the player arrived by (`/play?ref=`): an unknown or malformed one
+   * records nothing and the player is still created.
+   */
+  ref: z.string().max(64).optional(),
 });
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 

@@ -18,3 +18,4 @@ export * from './live';
 export * from './notifications';
 export * from './telegram';
 export * from './streak';
+export * from './friends';

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
-import { DEFAULT_STREAK_RULES, DEFAULT_TAP_ALLOWANCE } from '@tapgram/shared';
+import {
+  DEFAULT_REFERRAL_RULES,
+  DEFAULT_STREAK_RULES,
+  DEFAULT_TAP_ALLOWANCE,
+} from '@tapgram/shared';
 
 /**
  * The repository's `data` directory: `npm start` (cwd backend/) and `npm run admin` (cwd the
@@ -227,6 +231,15 @@ export const envSchema = z
     /** Points of the daily check-in bonus per day of the streak, and the most one gives. */
     STREAK_BONUS_BASE: positiveInt(DEFAULT_STREAK_RULES.bonusBase),
     STREAK_BONUS_CAP: positiveInt(DEFAULT_STREAK_RULES.bonusCap),
+    /** Taps an invited player makes, over REFERRAL_DAYS distinct UTC days, for the referral bonus. */
+    REFERRAL_TAPS: positiveInt(DEFAULT_REFERRAL_RULES.taps),
+    REFERRAL_DAYS: positiveInt(DEFAULT_REFERRAL_RULES.days),
+    /** Referral bonuses an inviter is paid per UTC day; the rest wait for a later day. */
+    REFERRAL_DAILY_CAP: positiveInt(DEFAULT_REFERRAL_RULES.dailyCap),
+    /** Points each side of an invitation is paid. */
+    REFERRAL_BONUS: positiveInt(DEFAULT_REFERRAL_RULES.bonus),
+    /** How often each process looks for invitations whose bonus is due. */
+    REFERRAL_CHECK_MS: positiveInt(5000),
     /** How long a season lasts: a week unless set. */
     SEASON_LENGTH: durationSchema.prefault('7d'),
     /** When season 1 started: a Monday at midnight UTC unless set; seasons follow on from it. */

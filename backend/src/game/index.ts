@@ -1,5 +1,11 @@
 import { Router, type RequestHandler } from 'express';
 import type { Feature, FeatureDeps } from '../core/feature';
+import { BonusHistory } from './friends/bonus-history';
+import { friendsRouter } from './friends/friends-routes';
+import { FriendsService } from './friends/friends-service';
+import { invitationsPorts, InvitationsService } from './friends/invitations-service';
+import { ReferralPayer } from './friends/referral-payer';
+import { ReferralRepository } from './friends/referral-repository';
 import { OperatorsRepository } from './operators/operators-repository';
 import { operatorsRouter } from './operators/operators-routes';
 import { OperatorsService } from './operators/operators-service';
@@ -85,15 +91,39 @@ export async function createGameFeature(
     calendar,
   });
   const archiver = new SeasonArchiver(seasons, logger);
+  const streakReads = new StreakRepository(db.pool);
   const streaks = new StreakService({
     store,
-    reads: new StreakRepository(db.pool),
+    reads: streakReads,
     rules: {
       dailyTaps: config.STREAK_DAILY_TAPS,
       bonusBase: config.STREAK_BONUS_BASE,
       bonusCap: config.STREAK_BONUS_CAP,
     },
   });
+  const referrals = new ReferralRepository(db.pool);
+  const referralRules = {
+    taps: config.REFERRAL_TAPS,
+    days: config.REFERRAL_DAYS,
+    dailyCap: config.REFERRAL_DAILY_CAP,
+    bonus: config.REFERRAL_BONUS,
+  };
+  const invitations = new InvitationsService({
+    store,
+    ports: invitationsPorts(db.pool, referrals),
+    rules: referralRules,
+    calendar,
+    logger,
+  });
+  const friends = new FriendsService({ pool: db.pool, store, calendar });
+  const bonuses = new BonusHistory(
+    {
+      claims: (userId, limit) => streakReads.claims(userId, limit),
+      history: (userId, limit) => referrals.history(userId, limit),
+    },
+    referralRules,
+  );
+  const payer = new ReferralPayer(invitations, logger, config.REFERRAL_CHECK_MS);
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const operators = new OperatorsService(
     db.pool,
@@ -101,6 +131,7 @@ export async function createGameFeature(
     repos.players,
     store,
     events,
+    referrals,
   );
   const router = Router();
   router.use(
@@ -113,9 +144,11 @@ export async function createGameFeature(
         ...(config.TELEGRAM_BOT_TOKEN ? { telegramAppUrl: config.TELEGRAM_APP_URL } : {}),
       },
       secret,
+      invitations,
     ),
   );
   router.use(seasonsRouter(seasons));
+  router.use(friendsRouter(friends, invitations, bonuses));
   router.use(streakRouter(streaks));
   router.use(operatorsRouter(operators, adminOnly));
   // Without a bot token the Telegram calls do not exist (404), and nothing else changes.
@@ -130,6 +163,11 @@ export async function createGameFeature(
       },
       appUrl: config.TELEGRAM_APP_URL,
       logger,
+      invitations: {
+        accept: async (inviteeId, code) => {
+          await invitations.accept({ inviteeId, code });
+        },
+      },
     });
     router.use(telegramRouter(telegram, secret));
   }
@@ -153,9 +191,11 @@ export async function createGameFeature(
     },
     async start() {
       archiver.start();
+      payer.start();
     },
     async close() {
       await archiver.stop();
+      await payer.stop();
       await detach?.();
       await store.close();
       await signals?.close();

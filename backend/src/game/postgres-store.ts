@@ -3,6 +3,7 @@ import type { GameRepositories } from './repositories';
 import {
   TAP_KEY_TTL_SECONDS,
   type BonusClaim,
+  type BonusGrant,
   type BonusOutcome,
   type BoardKey,
   type DayTaps,
@@ -193,6 +194,13 @@ export class PostgresGameStore implements GameStore {
     if (added.kind !== 'claimed') return added.kind === 'already' ? { kind: 'already' } : added;
     this.onChange();
     return added.user ? { kind: 'claimed', user: added.user } : { kind: 'missing' };
+  }
+
+  /** `record` adds the points with the rows that decide them, in its own transaction. */
+  async grantBonuses(record: (addPoints: boolean) => Promise<BonusGrant[]>) {
+    const grants = await record(true);
+    if (grants.length > 0) this.onChange();
+    return grants;
   }
 
   async close() {

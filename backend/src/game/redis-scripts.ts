@@ -104,17 +104,19 @@ return replies
 `;
 
 /**
- * Adds a check-in bonus that Postgres recorded (its claim row) to a player's points and every
- * board, once: the player's hash keeps the last day whose bonus it holds (bonusDay), so a claim
+ * Adds a bonus that Postgres recorded (a check-in's claim row, a referral's bonus row) to a
+ * player's points and every board, once: the player's hash keeps a marker of the bonuses it holds
+ * (the streak's `bonusDay`, the last day claimed; a referral's `ref:<invitation>`), so a bonus
  * applied again (a retry, another node) adds nothing. Points only: the taps stay as they are.
  * KEYS: 1 users zset, 2 countries zset, 3 dirty users, 4 dirty countries, 5 version, 6 ready,
- * 7 seasons set, 8 the player's hash. ARGV: 1 player id, 2 day, 3 points, 4 season 1's start,
- * 5 a season's length, 6 the season keys' prefix.
+ * 7 seasons set, 8 the player's hash. ARGV: 1 player id, 2 the marker's value (a bonus whose
+ * marker holds this or more is held already), 3 points, 4 season 1's start, 5 a season's length,
+ * 6 the season keys' prefix, 7 the marker's field.
  * Answers {'ok', points}, {'again', points}, {'frozen'}, {'no-user'} or {'not-ready'}.
  */
 export const BONUS_SCRIPT = `
 if redis.call('EXISTS', KEYS[6]) == 0 then return {'not-ready'} end
-local u = redis.call('HMGET', KEYS[8], 'country', 'points', 'frozen', 'bonusDay')
+local u = redis.call('HMGET', KEYS[8], 'country', 'points', 'frozen', ARGV[7])
 if not u[1] then return {'no-user'} end
 local day, bonus = tonumber(ARGV[2]), tonumber(ARGV[3])
 if (tonumber(u[4]) or -1) >= day then return {'again', tonumber(u[2])} end
@@ -123,7 +125,7 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local season = math.floor((now - tonumber(ARGV[4])) / tonumber(ARGV[5])) + 1
 local points = tonumber(u[2]) + bonus
-redis.call('HSET', KEYS[8], 'points', points, 'bonusDay', day)
+redis.call('HSET', KEYS[8], 'points', points, ARGV[7], day)
 redis.call('ZADD', KEYS[1], points, ARGV[1])
 redis.call('ZINCRBY', KEYS[2], bonus, u[1])
 redis.call('ZINCRBY', ARGV[6] .. season .. ':users', bonus, ARGV[1])

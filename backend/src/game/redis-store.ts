@@ -30,6 +30,7 @@ import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepositories } from './repositories';
 import type {
   BonusClaim,
+  BonusGrant,
   BonusOutcome,
   BoardKey,
   DayTaps,
@@ -501,13 +502,43 @@ export class RedisGameStore implements GameStore {
         calendar: this.calendar,
       });
       if (added.kind !== 'claimed') return added.kind === 'already' ? { kind: 'already' } : added;
-      await this.applyBonus(claim);
+      await this.applyBonus({
+        userId: claim.userId,
+        points: claim.points,
+        marker: 'bonusDay',
+        rank: claim.day,
+      });
       const user = await this.getUser(claim.userId);
       return user ? { kind: 'claimed', user } : { kind: 'missing' };
     });
   }
 
-  private async applyBonus({ userId, day, points }: BonusClaim): Promise<void> {
+  /**
+   * As claimBonus: Postgres's rows decide (`record` writes them without the points), then the
+   * request that wrote them adds each grant's points here, once (its marker), and the flush
+   * carries them to Postgres.
+   */
+  grantBonuses(record: (addPoints: boolean) => Promise<BonusGrant[]>): Promise<BonusGrant[]> {
+    return this.available(async () => {
+      const grants = await record(false);
+      for (const grant of grants) {
+        await this.applyBonus({ ...grant, rank: 1 });
+      }
+      return grants;
+    });
+  }
+
+  private async applyBonus({
+    userId,
+    points,
+    marker,
+    rank,
+  }: {
+    userId: string;
+    points: number;
+    marker: string;
+    rank: number;
+  }): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const [status] = await this.redis.gameBonus(
         this.k.users,
@@ -519,11 +550,12 @@ export class RedisGameStore implements GameStore {
         this.k.seasons,
         this.k.user(userId),
         userId,
-        day,
+        rank,
         points,
         this.calendar.startMs,
         this.calendar.lengthMs,
         this.k.seasonPrefix,
+        marker,
       );
       if (status !== 'not-ready' && status !== 'no-user') return;
       if (status === 'not-ready') await this.rebuilder.ensureReady();

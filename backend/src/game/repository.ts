@@ -421,4 +421,26 @@ export class GameRepository {
     if (claimed) return { kind: 'claimed', user };
     return { kind: 'already', points: existing };
   }
+
+  /**
+   * Adds a bonus's points (a referral's) to the player, their country and the running season, in
+   * the caller's transaction, which wrote the row that makes it once. Taps are not touched.
+   */
+  async addBonusPoints(userId: string, points: number, calendar: SeasonCalendar): Promise<void> {
+    await this.db.query(
+      `WITH u AS (
+         UPDATE game_users SET total_points = total_points + $2, updated_at = now()
+          WHERE id = $1 RETURNING id, country
+       ), c AS (
+         INSERT INTO game_countries AS gc (country, total_points, total_taps)
+         SELECT country, $2, 0 FROM u
+         ON CONFLICT (country) DO UPDATE
+            SET total_points = gc.total_points + EXCLUDED.total_points, updated_at = now()
+       )
+       INSERT INTO game_season_scores AS gs (season, user_id, points)
+       SELECT ${seasonNowSql('$3', '$4')}, id, $2 FROM u
+       ON CONFLICT (season, user_id) DO UPDATE SET points = gs.points + EXCLUDED.points`,
+      [userId, points, calendar.startMs, calendar.lengthMs],
+    );
+  }
 }

@@ -16,7 +16,17 @@ import type { FastRoute } from '../core/fast-route';
 import { playerFromCookieHeader, playerFromRequest, setPlayerCookie } from './player-cookie';
 import type { GameService } from './service';
 
-export function gameRouter(service: GameService, gameConfig: GameConfig, secret: string): Router {
+/** Where the invite code a new player arrived with is counted (friends/invitations-service.ts). */
+export interface InviteAcceptance {
+  accept(invitation: { inviteeId: string; code: string }): Promise<unknown>;
+}
+
+export function gameRouter(
+  service: GameService,
+  gameConfig: GameConfig,
+  secret: string,
+  invitations: InviteAcceptance,
+): Router {
   const router = Router();
 
   router.get('/game/config', (_req, res) => {
@@ -24,12 +34,13 @@ export function gameRouter(service: GameService, gameConfig: GameConfig, secret:
   });
 
   router.post('/users', async (req, res) => {
-    const { username, country } = parseInput(createUserBodySchema, req.body);
+    const { username, country, ref } = parseInput(createUserBodySchema, req.body);
     const user = await service.createUser(
       username,
       country,
       networkKey(clientAddress(req), secret),
     );
+    if (ref) await invitations.accept({ inviteeId: user.id, code: ref });
     setPlayerCookie(res, user.id, req.secure);
     res.status(201).json(user);
   });

@@ -71,6 +71,16 @@ export type BonusOutcome =
   | { kind: 'frozen' }
   | { kind: 'missing' };
 
+/**
+ * A bonus whose row Postgres wrote (see grantBonuses): its player, its points and the marker that
+ * names it once in a store that adds the points apart (`ref:<invitation id>`).
+ */
+export interface BonusGrant {
+  userId: string;
+  points: number;
+  marker: string;
+}
+
 export type SessionOutcome =
   ({ kind: 'ok' } & BatchNumbers) | { kind: 'no-session' } | { kind: 'not-owner' };
 
@@ -152,5 +162,12 @@ export interface GameStore {
    * another tab or node) adds nothing and answers 'already'. A frozen player claims nothing.
    */
   claimBonus(claim: BonusClaim): Promise<BonusOutcome>;
+  /**
+   * Adds bonuses that `record` decides in Postgres (a transaction that writes their rows once,
+   * under unique keys): with `addPoints` true it also adds their points there (the store reads
+   * Postgres); false, the store adds each grant's points itself once, as claimBonus does. Answers
+   * the grants made (none: nothing was due, or another node made them).
+   */
+  grantBonuses(record: (addPoints: boolean) => Promise<BonusGrant[]>): Promise<BonusGrant[]>;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { LEADERBOARD_CSV_COLUMNS } from '@tapgram/shared';
 import {
   boardRanks,
+  referralCancelReasons,
   type PlayerAction,
   type PlayerDetail,
   type PlayerSort,
@@ -12,6 +13,7 @@ import { withTransaction } from '../../core/db';
 import type { EventBus } from '../../core/events';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { isId } from '../../core/ids';
+import type { ReferralRepository } from '../friends/referral-repository';
 import { GameRepository } from '../repository';
 import type { GameStore } from '../store';
 import './events';
@@ -31,6 +33,7 @@ export class OperatorsService {
     private readonly game: GameRepository,
     private readonly store: GameStore,
     private readonly events: EventBus,
+    private readonly referrals: Pick<ReferralRepository, 'cancelUnpaid'>,
   ) {}
 
   players(search: string, sort: PlayerSort, limit: number, offset: number): Promise<PlayersPage> {
@@ -63,6 +66,8 @@ export class OperatorsService {
     reason: string,
   ): Promise<PlayerDetail> {
     const outcome = await withTransaction(this.pool, async (client) => {
+      // Before the player's row: a payment locks the invitation, then the players' rows.
+      if (frozen && isId(id)) await this.cancelReferrals(client, admin, id, reason);
       const changed = await new GameRepository(client).setFrozen(id, frozen, reason);
       if (changed === 'changed') {
         await this.repo
@@ -83,6 +88,28 @@ export class OperatorsService {
       );
     }
     return this.detail(id);
+  }
+
+  /**
+   * A freeze cancels the unpaid referral bonuses where the player is either side, for both sides,
+   * each with its reason in the audit (on both players). A later unfreeze does not bring them back.
+   */
+  private async cancelReferrals(
+    client: pg.PoolClient,
+    admin: Admin,
+    id: string,
+    reason: string,
+  ): Promise<void> {
+    const cancelled = await this.referrals.cancelUnpaid(client, id, {
+      asInviter: referralCancelReasons.inviterFrozen(reason),
+      asInvitee: referralCancelReasons.inviteeFrozen(reason),
+    });
+    const audit = this.repo.on(client);
+    for (const invitation of cancelled) {
+      for (const player of [invitation.inviterId, invitation.inviteeId]) {
+        await audit.recordAction(player, admin.id, 'cancel-referral', invitation.reason);
+      }
+    }
   }
 
   recentActions(): Promise<PlayerAction[]> {

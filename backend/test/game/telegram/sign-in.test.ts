@@ -294,6 +294,33 @@ describe.each(storageModes)('Telegram sign-in (%s mode)', (mode) => {
     expect(unknown.answer.link).toEqual({ ok: false, error: linkErrors.unknown });
   });
 
+  it('counts a startapp invite code once, on the launch that makes the player', async () => {
+    const inviter = await makePlayer(server.url, 'US');
+    const invite = await request(server.url)
+      .get(`/api/users/${inviter.user.id}/invite`)
+      .set('Cookie', inviter.cookie);
+    const telegram = makeTelegramUser();
+    const first = await signIn(telegram, { startParam: invite.body.code });
+    const again = await signIn(telegram, { startParam: invite.body.code });
+    expect(again.answer).toMatchObject({ created: false, user: { id: first.answer.user.id } });
+    const { rows } = await server.db.pool.query(
+      'SELECT invitee_id FROM game_invitations WHERE inviter_id = $1',
+      [inviter.user.id],
+    );
+    expect(rows).toEqual([{ invitee_id: first.answer.user.id }]);
+    // An existing player launched with an invite link changes nothing.
+    const other = await makePlayer(server.url, 'US');
+    const code = await request(server.url)
+      .get(`/api/users/${other.user.id}/invite`)
+      .set('Cookie', other.cookie);
+    await signIn(telegram, { startParam: code.body.code });
+    const theirs = await server.db.pool.query(
+      'SELECT 1 FROM game_invitations WHERE inviter_id = $1',
+      [other.user.id],
+    );
+    expect(theirs.rows).toEqual([]);
+  });
+
   it('makes link codes only for a player', async () => {
     const res = await request(server.url).post('/api/telegram/link-codes');
     expect(res.status).toBe(401);

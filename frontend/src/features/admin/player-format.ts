@@ -37,4 +37,5 @@ export const when = (iso: string): string => new Date(iso).toLocaleString();
 export const ACTION_VERB: Record<PlayerAction['action'], string> = {
   freeze: 'froze',
   unfreeze: 'unfroze',
+  'cancel-referral': 'cancelled a referral bonus of',
 };

@@ -1,4 +1,5 @@
 import type {
+  PLAYER_ACTIONS,
   PlayerAction,
   PlayerActionBody,
   PlayerDetail,
@@ -58,7 +59,8 @@ export function usePlayerActions() {
 const isGameAdminQuery = (query: Query) =>
   typeof query.queryKey[0] === 'string' && query.queryKey[0].startsWith(`${GAME_ADMIN}/`);
 
-export type PlayerActionKind = PlayerAction['action'];
+/** What an operator does to a player (the audit also records what a freeze cancelled). */
+export type PlayerActionKind = (typeof PLAYER_ACTIONS)[number];
 
 /** Freezes or unfreezes the player; the server takes the moderator from the session. */
 export function usePlayerAction(id: string) {
