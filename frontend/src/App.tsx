@@ -1,8 +1,9 @@
 import { APP_PAGES, type AppPage, type PrerenderedPage } from '@tapgram/shared/routes';
-import { Suspense, type ComponentType } from 'react';
-import { Route, Routes } from 'react-router-dom';
+import { Suspense, useEffect, type ComponentType } from 'react';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import { LandingPage } from './features/landing/LandingPage';
 import { NotFoundPage } from './features/not-found/NotFoundPage';
+import { telegramShell } from './features/telegram/bridge';
 import { lazyPage, type LazyPage } from './lib/lazy-page';
 
 const GamePage = lazyPage(() => import('./features/game/GamePage').then((m) => m.GamePage));
@@ -55,9 +56,17 @@ function Loading() {
   );
 }
 
+/** Tells Telegram's shell (in a Mini App launch) which screen shows: a no-op on the web. */
+function TelegramRoute() {
+  const { pathname } = useLocation();
+  useEffect(() => telegramShell.route(pathname), [pathname]);
+  return null;
+}
+
 export function App() {
   return (
     <Suspense fallback={<Loading />}>
+      <TelegramRoute />
       <Routes>
         {APP_PAGES.map((path) => {
           const Page = PAGES[path];

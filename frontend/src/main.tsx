@@ -1,6 +1,7 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { preloadPage } from './App';
+import { loadTelegramShell } from './features/telegram/bridge';
 import { holdEarlyClicks } from './lib/early-clicks';
 import { registerServiceWorker } from './lib/service-worker';
 import { Root } from './Root';
@@ -18,10 +19,12 @@ if (container.dataset.prerendered === location.pathname) {
   const hydrate = () => {
     hydrateRoot(container, app);
     release();
+    void loadTelegramShell();
   };
   preloadPage(location.pathname).then(hydrate, hydrate);
 } else {
   createRoot(container).render(app);
+  void loadTelegramShell();
 }
 
 // Only the build makes a service worker (vite dev serves none).

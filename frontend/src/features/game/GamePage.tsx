@@ -3,6 +3,7 @@ import { useHydrated } from '../../lib/hydration';
 import { deferredPart } from '../../lib/lazy-page';
 import { SOUND_DEFAULT_ON } from '../../lib/ui-constants';
 import { LazyStorySection } from '../story';
+import { inTelegram } from '../telegram';
 import { ContractBox } from './ContractBox';
 import { EnergyGauge } from './EnergyGauge';
 import { FrozenNotice } from './FrozenNotice';
@@ -22,6 +23,10 @@ import { isNumber, isText, useRemembered } from './useRemembered';
 const LeaderboardPanel = deferredPart(() =>
   import('./LeaderboardPanel').then((m) => m.LeaderboardPanel),
 );
+// Only on the web, for a server with a Telegram bot: the card that links this player to Telegram.
+const TelegramLinkCard = lazy(() =>
+  import('../telegram/TelegramLinkCard').then((m) => ({ default: m.TelegramLinkCard })),
+);
 const WelcomeDialog = lazy(() =>
   import('./WelcomeDialog').then((m) => ({ default: m.WelcomeDialog })),
 );
@@ -38,6 +43,7 @@ export function GamePage() {
   const rankShown = useRemembered(user ? `rank.${user.id}` : null, rank.data?.rank, isNumber);
   const address = useRemembered('contract-address', config.data?.contractAddress, isText);
   const session = game.player?.session;
+  const telegramAppUrl = config.data?.telegramAppUrl;
   // What the browser stored (a player, the sound setting) shows once hydrated: the page's HTML,
   // rendered at build time, knows neither.
   const hydrated = useHydrated();
@@ -76,6 +82,11 @@ export function GamePage() {
           {user && hydrated && (
             <StreakCard userId={user.id} totalTaps={user.totalTaps} frozen={game.frozen} />
           )}
+          {user && hydrated && telegramAppUrl && !inTelegram() && (
+            <Suspense fallback={null}>
+              <TelegramLinkCard userId={user.id} appUrl={telegramAppUrl} />
+            </Suspense>
+          )}
         </div>
         <Suspense fallback={null}>
           <LeaderboardPanel
@@ -90,7 +101,11 @@ export function GamePage() {
       </main>
       {welcome && (
         <Suspense fallback={null}>
-          <WelcomeDialog open={status === 'needs-user'} onCreate={game.createUser} />
+          <WelcomeDialog
+            open={status === 'needs-user'}
+            onCreate={game.createUser}
+            telegram={game.telegram}
+          />
         </Suspense>
       )}
     </>

@@ -11,19 +11,56 @@ import {
 import { Input } from '../../components/ui/input';
 import { countryOptions, defaultCountry } from '../../lib/countries';
 import { CountryFlag } from '../../components/CountryFlag';
+import type { TelegramWelcome } from './usePlayer';
 
 /**
  * Non-dismissable: a player needs a username before the first tap. The country starts at the
  * spec's default (US in the Americas' time zones, otherwise GB) and the player may choose another.
+ * In Telegram the name is the one Telegram gave (only the country is asked), or, when the launch
+ * cannot sign in, the dialog says why.
  */
 export function WelcomeDialog({
   open,
   onCreate,
+  telegram,
 }: {
   open: boolean;
   onCreate: (username: string, country: string) => Promise<void>;
+  telegram?: TelegramWelcome | null;
 }) {
-  const [username, setUsername] = useState('');
+  const telegramName = telegram?.username;
+  if (telegram?.problem) return <TelegramProblem open={open} problem={telegram.problem} />;
+  return <WelcomeForm open={open} onCreate={onCreate} telegramName={telegramName} />;
+}
+
+function TelegramProblem({ open, problem }: { open: boolean; problem: string }) {
+  return (
+    <Dialog open={open}>
+      <DialogContent
+        hideClose
+        onEscapeKeyDown={(event) => event.preventDefault()}
+        onPointerDownOutside={(event) => event.preventDefault()}
+        onInteractOutside={(event) => event.preventDefault()}
+      >
+        <DialogHeader>
+          <DialogTitle>TapGram could not sign you in from Telegram</DialogTitle>
+          <DialogDescription role="alert">{problem}</DialogDescription>
+        </DialogHeader>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function WelcomeForm({
+  open,
+  onCreate,
+  telegramName,
+}: {
+  open: boolean;
+  onCreate: (username: string, country: string) => Promise<void>;
+  telegramName: string | undefined;
+}) {
+  const [username, setUsername] = useState(telegramName ?? '');
   const [country, setCountry] = useState(() => defaultCountry());
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
@@ -50,35 +87,51 @@ export function WelcomeDialog({
         onInteractOutside={(event) => event.preventDefault()}
       >
         <DialogHeader>
-          <DialogTitle>Welcome to TapGram! Create a username to start playing</DialogTitle>
-          <DialogDescription>
-            Pick a name for the leaderboard: 3 to 20 letters, numbers, _ or -.
-          </DialogDescription>
+          {telegramName ? (
+            <>
+              <DialogTitle>Welcome to TapGram, {telegramName}!</DialogTitle>
+              <DialogDescription>
+                You play as {telegramName}. Choose your country for the countries&apos; board.
+              </DialogDescription>
+            </>
+          ) : (
+            <>
+              <DialogTitle>Welcome to TapGram! Create a username to start playing</DialogTitle>
+              <DialogDescription>
+                Pick a name for the leaderboard: 3 to 20 letters, numbers, _ or -.
+              </DialogDescription>
+            </>
+          )}
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-3" noValidate>
-          <label htmlFor="welcome-username" className="sr-only">
-            Username
-          </label>
-          <Input
-            id="welcome-username"
-            autoFocus
-            required
-            maxLength={USERNAME_MAX_LENGTH}
-            placeholder="Enter your username"
-            autoComplete="nickname"
-            value={username}
-            disabled={creating}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'welcome-username-error' : undefined}
-            onChange={(event) => {
-              setUsername(event.target.value);
-              setError(null);
-            }}
-          />
-          {error && (
-            <p id="welcome-username-error" role="alert" className="text-sm text-red-400">
-              {error}
-            </p>
+          {/* In Telegram the name is Telegram's: only the country is asked. */}
+          {telegramName === undefined && (
+            <>
+              <label htmlFor="welcome-username" className="sr-only">
+                Username
+              </label>
+              <Input
+                id="welcome-username"
+                autoFocus
+                required
+                maxLength={USERNAME_MAX_LENGTH}
+                placeholder="Enter your username"
+                autoComplete="nickname"
+                value={username}
+                disabled={creating}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? 'welcome-username-error' : undefined}
+                onChange={(event) => {
+                  setUsername(event.target.value);
+                  setError(null);
+                }}
+              />
+              {error && (
+                <p id="welcome-username-error" role="alert" className="text-sm text-red-400">
+                  {error}
+                </p>
+              )}
+            </>
           )}
           {/* min-w-0: a select is as wide as its longest option, which must not widen the dialog. */}
           <div className="grid min-w-0 gap-1.5">

@@ -42,6 +42,12 @@ export const gameStorage = {
     localStorage.setItem(USER_ID, userId);
     localStorage.setItem(SESSION_ID, sessionId);
   },
+  /** Plays as `userId` from now on (a Mini App launch's player): another's copies are forgotten. */
+  adopt(userId: string) {
+    if (localStorage.getItem(USER_ID) === userId) return;
+    gameStorage.clear();
+    localStorage.setItem(USER_ID, userId);
+  },
   /** Forgets the player: only once the server has said for certain that it cannot play as them. */
   clear() {
     localStorage.removeItem(USER_ID);

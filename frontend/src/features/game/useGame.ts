@@ -1,5 +1,6 @@
 import { MAX_KEPT_TAPS } from '@tapgram/shared';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { telegramShell } from '../telegram';
 import { useSocketReconnecting } from './game-socket';
 import { initialTapStatus, tapStatusReducer } from './tap-status';
 import { playTapSound } from './tap-sound';
@@ -15,8 +16,18 @@ export type { SyncState } from './tap-status';
 /** The game screen's state: loading the stored player, creating one, and tapping. */
 export function useGame() {
   const [taps, report] = useReducer(tapStatusReducer, initialTapStatus);
-  const { status, player, fromDevice, asOf, frozen, setFrozen, applyTotals, createUser, needUser } =
-    usePlayer(report, taps.offline);
+  const {
+    status,
+    player,
+    fromDevice,
+    asOf,
+    frozen,
+    setFrozen,
+    applyTotals,
+    createUser,
+    needUser,
+    telegram,
+  } = usePlayer(report, taps.offline);
   const { bucket, spent, spend } = useAllowance();
   const sender = useTapSender({
     sessionId: player?.session.id ?? null,
@@ -54,6 +65,7 @@ export function useGame() {
       waitingHere: current.unconfirmedIn(player.session.id),
     });
     if (soundOn) playTapSound();
+    telegramShell.tapped();
     return true;
   }, [player, status, soundOn, frozen, bucket, sender, spend, needUser, report]);
 
@@ -66,6 +78,9 @@ export function useGame() {
   }, [status, player, tap]);
 
   const { sessionShown, totalShown } = useShownCounters(player, taps, frozen);
+
+  // In Telegram, closing the Mini App asks first while taps wait to be sent.
+  useEffect(() => telegramShell.unsent(taps.unconfirmed), [taps.unconfirmed]);
 
   // The channel dropped (a deploy, a network change) and is coming back, or the game answered
   // that it is briefly unavailable: either way taps are kept and counted once it serves.
@@ -90,6 +105,8 @@ export function useGame() {
     soundOn,
     toggleSound,
     createUser,
+    /** A Mini App launch's welcome: a country for the name Telegram gave, or why it cannot sign in. */
+    telegram,
     tap,
   };
 }

@@ -3,6 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type Dispatch } from 'react';
 import { ApiError, errorMessage } from '../../lib/api';
 import { toast } from '../../hooks/use-toast';
+import {
+  createTelegramPlayer,
+  inTelegram,
+  telegramSignIn,
+  type TelegramOutcome,
+} from '../telegram';
 import { createPlayer, fetchPlayer, openSession, withDeadline, type Player } from './game-api';
 import { gameSocket } from './game-socket';
 import { gameKeys } from './queries';
@@ -18,6 +24,14 @@ interface PlayerState {
   fromDevice: boolean;
   /** When the server answered the figures shown (ms since the epoch), when known. */
   asOf: number | null;
+}
+
+/** What the welcome dialog asks of a Mini App launch: a country for `username`, or nothing. */
+export interface TelegramWelcome {
+  /** The name a first launch plays under, once the player chose a country. */
+  username?: string;
+  /** Why the launch could not sign in (the dialog says it instead of asking for a name). */
+  problem?: string;
 }
 
 /** Totals the server answered for a player's session. */
@@ -72,6 +86,22 @@ function merged(current: Player | null, loaded: Player): Player {
 }
 
 /**
+ * A Mini App launch signed in: its player is this device's from now on (the answer set the cookie,
+ * so the game channel opens again with it). False when there is no player to play as yet: a first
+ * launch asks for a country; refused data with no player on the device says why.
+ */
+function adoptTelegramPlayer(outcome: TelegramOutcome): boolean {
+  // Data Telegram signed too long ago (a reload an hour later): the player signed in before plays on.
+  if (outcome.kind === 'refused') return gameStorage.userId() !== null;
+  if (outcome.kind === 'needs-country') return false;
+  if (gameStorage.userId() !== outcome.user.id) {
+    gameStorage.adopt(outcome.user.id);
+    gameSocket().disconnect().connect();
+  }
+  return true;
+}
+
+/**
  * The player of this device: the stored one, loaded with a fresh session, or, while the server
  * cannot be reached, as the device last knew it (and asked for again until the server answers);
  * or one created in the welcome dialog. Only a definite answer that this browser cannot play as
@@ -80,12 +110,14 @@ function merged(current: Player | null, loaded: Player): Player {
 export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<PlayerState>(() => ({
-    status: gameStorage.userId() ? 'loading' : 'needs-user',
+    // A Mini App launch signs in as its Telegram user's player before anything is asked.
+    status: gameStorage.userId() || inTelegram() ? 'loading' : 'needs-user',
     player: null,
     fromDevice: false,
     asOf: null,
   }));
   const [frozen, setFrozen] = useState(false);
+  const [telegram, setTelegram] = useState<TelegramWelcome | null>(null);
   /** The player on show, for the asks below (which run outside renders). */
   const current = useRef(state.player);
   useEffect(() => {
@@ -144,8 +176,7 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
   const asking =
     state.status === 'loading' || (state.status === 'ready' && (state.fromDevice || offline));
   useEffect(() => {
-    const userId = gameStorage.userId();
-    if (!asking || !userId) return;
+    if (!asking || (!gameStorage.userId() && !inTelegram())) return;
     let cancelled = false;
     let running = false;
     let wait = FIRST_RETRY_MS;
@@ -155,6 +186,24 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
       running = true;
       clearTimeout(timer);
       try {
+        const signingIn = telegramSignIn();
+        if (signingIn) {
+          const outcome = await withDeadline(signingIn, LOAD_DEADLINE_MS);
+          if (cancelled) return;
+          if (!adoptTelegramPlayer(outcome)) {
+            setTelegram(
+              outcome.kind === 'needs-country'
+                ? { username: outcome.username }
+                : outcome.kind === 'refused'
+                  ? { problem: outcome.message }
+                  : {},
+            );
+            setState({ status: 'needs-user', player: null, fromDevice: false, asOf: null });
+            return;
+          }
+        }
+        const userId = gameStorage.userId();
+        if (!userId) return;
         const { frozen: isFrozen, ...user } = await withDeadline(
           fetchPlayer(userId),
           LOAD_DEADLINE_MS,
@@ -246,8 +295,41 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
     [queryClient, answered],
   );
 
+  /** A Mini App's first launch: the player is made with the name Telegram gave and this country. */
+  const createTelegramUser = useCallback(
+    async (_username: string, country: string) => {
+      try {
+        const user = await createTelegramPlayer(country);
+        gameStorage.adopt(user.id);
+        gameSocket().disconnect().connect();
+        setTelegram(null);
+        setState((s) => ({ ...s, status: 'loading' }));
+        toast({
+          title: `Welcome, ${user.username}!`,
+          description: 'Start tapping to earn points.',
+        });
+        void queryClient.invalidateQueries({ queryKey: gameKeys.users });
+      } catch (error) {
+        toast({
+          title: 'Error',
+          description: errorMessage(error) || 'Failed to create user',
+          variant: 'destructive',
+        });
+      }
+    },
+    [queryClient],
+  );
+
   /** A tap without a player: the welcome dialog asks for one. */
   const needUser = useCallback(() => setState((s) => ({ ...s, status: 'needs-user' })), []);
 
-  return { ...state, frozen, setFrozen, applyTotals, createUser, needUser };
+  return {
+    ...state,
+    frozen,
+    setFrozen,
+    applyTotals,
+    createUser: telegram?.username ? createTelegramUser : createUser,
+    needUser,
+    telegram,
+  };
 }
