@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GamePage } from '../../src/features/game/GamePage';
 import { gameStorage } from '../../src/features/game/storage';
 import { dismiss } from '../../src/hooks/use-toast';
@@ -9,6 +9,7 @@ import { notFromServer } from '../api-answers';
 import { makeGameSession, makeGameUser } from './builders';
 import { fakeSocket } from './fake-socket';
 import { json, stubGameApi, type GameApi } from './game-api';
+import { openGameSocket } from '../../src/features/game/game-socket';
 
 const socket = fakeSocket(false);
 vi.mock('socket.io-client', () => ({ io: () => socket }));
@@ -40,6 +41,9 @@ function tap(times = 1) {
     fireEvent.pointerUp(character);
   }
 }
+
+// The channel's client loads before the tests, so that the pages use the socket stubbed here.
+beforeAll(() => openGameSocket());
 
 beforeEach(() => {
   vi.useFakeTimers();

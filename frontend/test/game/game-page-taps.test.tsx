@@ -1,7 +1,7 @@
 import { TAP_BATCH_WINDOW_MS, type TapBatch } from '@tapgram/shared';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GamePage } from '../../src/features/game/GamePage';
 import { gameStorage } from '../../src/features/game/storage';
 import { dismiss } from '../../src/hooks/use-toast';
@@ -9,6 +9,7 @@ import { Providers } from '../../src/Providers';
 import { makeGameSession, makeGameUser, makeLeaderboardUser, okAck } from './builders';
 import { fakeSocket } from './fake-socket';
 import { json, stubGameApi, type GameApi } from './game-api';
+import { openGameSocket } from '../../src/features/game/game-socket';
 
 const socket = fakeSocket(true);
 vi.mock('socket.io-client', () => ({ io: () => socket }));
@@ -43,6 +44,9 @@ async function renderGame() {
   expect(tile('Rank')).toHaveTextContent(`#${api.rank}`);
   return server;
 }
+
+// The channel's client loads before the tests, so that the pages use the socket stubbed here.
+beforeAll(() => openGameSocket());
 
 beforeEach(() => {
   vi.useFakeTimers();

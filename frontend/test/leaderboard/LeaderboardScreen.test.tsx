@@ -6,13 +6,14 @@ import {
   type LeaderboardUser,
 } from '@tapgram/shared';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LeaderboardScreen } from '../../src/features/leaderboard/LeaderboardScreen';
 import { Providers } from '../../src/Providers';
 import { checkedAnswer } from '../api-answers';
 import { makeLeaderboardCountry, makeLeaderboardUser } from '../game/builders';
 import { fakeSocket } from '../game/fake-socket';
 import { json } from '../game/game-api';
+import { openGameSocket } from '../../src/features/game/game-socket';
 
 const socket = fakeSocket(true);
 vi.mock('socket.io-client', () => ({ io: () => socket }));
@@ -66,6 +67,9 @@ const players = (n: number) =>
   );
 
 const board = (title: string) => within(screen.getByRole('list', { name: title }));
+
+// The channel's client loads before the tests, so that the pages use the socket stubbed here.
+beforeAll(() => openGameSocket());
 
 beforeEach(() => {
   socket.connected = true;

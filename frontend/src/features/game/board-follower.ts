@@ -7,7 +7,7 @@ import {
   type BoardsPush,
   type BoardsSnapshot,
 } from '@tapgram/shared';
-import type { Socket } from 'socket.io-client';
+import type { GameSocket } from './lazy-socket';
 
 /** Which boards an update changed: the screens store only those, so the others keep their rows. */
 export interface BoardsChanged {
@@ -32,7 +32,7 @@ export class BoardFollower {
    * one, the snapshot comes with the connection.
    */
   constructor(
-    private readonly socket: Pick<Socket, 'connected' | 'on' | 'off' | 'emit'>,
+    private readonly socket: Pick<GameSocket, 'connected' | 'on' | 'off' | 'emit'>,
     private readonly detail: BoardDetail,
     private readonly onBoards: (boards: Boards, changed: BoardsChanged) => void,
     private readonly askedAtConnect: () => BoardDetail | undefined,

@@ -1,8 +1,9 @@
 import { useSyncExternalStore } from 'react';
 import type { BoardDetail, GameHandshake } from '@tapgram/shared';
-import { io, type Socket } from 'socket.io-client';
+import { whenIdle } from '../../lib/when-idle';
+import { LazySocket, type GameSocket } from './lazy-socket';
 
-let socket: Socket | null = null;
+let socket: LazySocket | null = null;
 /** The boards' detail this page's screen follows, and the one the last handshake asked for. */
 let followed: BoardDetail | undefined;
 let askedAtConnect: BoardDetail | undefined;
@@ -37,29 +38,44 @@ export const RECONNECT_FIRST_MS = 1000;
 export const RECONNECT_LONGEST_MS = 5000;
 export const RECONNECT_JITTER = 0.5;
 
-/** The one game channel of this page, opened on first use and kept for the page's life. */
-export function gameSocket(): Socket {
-  // WebSocket first: one connection, which any backend worker or node can hold without sticky
-  // routing; long-polling only where WebSocket fails (then the proxy's sticky routing counts).
+/**
+ * The one game channel of this page, kept for the page's life. Its client code loads once the
+ * page has started and is idle (see LazySocket: what screens ask of it meanwhile applies then).
+ */
+export function gameSocket(): GameSocket {
   if (!socket) {
-    socket = io({
-      withCredentials: true,
-      auth: handshake,
-      transports: ['websocket', 'polling'],
-      tryAllTransports: true,
-      reconnection: true,
-      reconnectionAttempts: Infinity,
-      reconnectionDelay: RECONNECT_FIRST_MS,
-      reconnectionDelayMax: RECONNECT_LONGEST_MS,
-      randomizationFactor: RECONNECT_JITTER,
-    });
-    everConnected = socket.connected;
-    // Once, with the socket: this function runs on every render of a screen that reads it.
-    socket.on('connect', () => {
-      everConnected = true;
-    });
+    socket = new LazySocket(connectGameSocket);
+    whenIdle(() => void socket?.open().catch(() => undefined));
   }
   return socket;
+}
+
+/** Loads the channel's client and opens it now, without waiting for the page to be idle. */
+export async function openGameSocket(): Promise<void> {
+  gameSocket();
+  await socket?.open();
+}
+
+async function connectGameSocket(): Promise<GameSocket> {
+  const { io } = await import('socket.io-client');
+  // WebSocket first: one connection, which any backend worker or node can hold without sticky
+  // routing; long-polling only where WebSocket fails (then the proxy's sticky routing counts).
+  const opened = io({
+    withCredentials: true,
+    auth: handshake,
+    transports: ['websocket', 'polling'],
+    tryAllTransports: true,
+    reconnection: true,
+    reconnectionAttempts: Infinity,
+    reconnectionDelay: RECONNECT_FIRST_MS,
+    reconnectionDelayMax: RECONNECT_LONGEST_MS,
+    randomizationFactor: RECONNECT_JITTER,
+  });
+  everConnected = opened.connected;
+  opened.on('connect', () => {
+    everConnected = true;
+  });
+  return opened;
 }
 
 function subscribe(onChange: () => void) {

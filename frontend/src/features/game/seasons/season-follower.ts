@@ -7,7 +7,7 @@ import {
   type SeasonBoardsSnapshot,
   type WatchSeason,
 } from '@tapgram/shared';
-import type { Socket } from 'socket.io-client';
+import type { GameSocket } from '../lazy-socket';
 
 /**
  * The running season's boards as the game channel sends them to this page: it asks for them
@@ -18,7 +18,7 @@ export class SeasonFollower {
   private held: { v: number; boards: SeasonBoards } | null = null;
 
   constructor(
-    private readonly socket: Pick<Socket, 'connected' | 'on' | 'off' | 'emit'>,
+    private readonly socket: Pick<GameSocket, 'connected' | 'on' | 'off' | 'emit'>,
     private readonly detail: BoardDetail,
     private readonly onBoards: (boards: SeasonBoards) => void,
   ) {

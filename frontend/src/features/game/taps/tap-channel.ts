@@ -7,11 +7,11 @@ import {
   type TapAllowance,
   type TapSyncAck,
 } from '@tapgram/shared';
-import type { Socket } from 'socket.io-client';
+import type { GameSocket } from '../lazy-socket';
 import { isAllowance } from './tap-answers';
 
 /** What the tap protocol needs of the game channel's socket. */
-export type TapSocket = Pick<Socket, 'connected' | 'on' | 'off' | 'timeout'>;
+export type TapSocket = Pick<GameSocket, 'connected' | 'on' | 'off' | 'timeout'>;
 
 export interface TapChannelListeners {
   /** Every (re)connection: what was on its way may be lost. */
