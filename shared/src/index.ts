@@ -19,3 +19,4 @@ export * from './notifications';
 export * from './telegram';
 export * from './streak';
 export * from './friends';
+export * from './account-settings';

@@ -7,5 +7,10 @@ declare module '../core/events' {
      * `sessionId` is the session's id as stored (a digest of its token, never the token).
      */
     'session.ended': { userId: string; sessionId: string };
+    /**
+     * An account was deleted with everything it made (committed): each node drops what it keeps
+     * of it (the feed's first page).
+     */
+    'account.deleted': { userId: string };
   }
 }

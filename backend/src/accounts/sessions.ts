@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LOLGRAM_SESSION_LIFETIME_MS, type AuthMethod } from '@tapgram/shared';
 import type { Request, Response } from 'express';
-import type { Queryable } from '../core/db';
+import type pg from 'pg';
+import { onCommit, type Queryable } from '../core/db';
 import type { EventBus } from '../core/events';
 import './events';
 
@@ -64,6 +65,45 @@ export class SessionStore {
     );
     const ended = rows[0];
     if (ended) this.events.emit('session.ended', { userId: ended.user_id, sessionId: ended.id });
+  }
+
+  /** The stored id of the request's session (a digest of its token), or null without one. */
+  idOf(req: Request): string | null {
+    const token = tokenOf(req);
+    return token ? digest(token) : null;
+  }
+
+  /**
+   * Ends every session of the user but `keep` (null: every one), on every node: the rows go from
+   * the database each request reads, and each ended session's live sockets are dropped wherever
+   * they are. In `client`'s transaction when given (the events follow its commit). Answers how
+   * many ended.
+   */
+  async endAllOf(
+    userId: string,
+    keep: string | null,
+    client: pg.PoolClient | null = null,
+  ): Promise<number> {
+    const { rows } = await (client ?? this.db).query<{ id: string }>(
+      'DELETE FROM auth_sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2 RETURNING id',
+      [userId, keep],
+    );
+    const announce = () => {
+      for (const { id } of rows) this.events.emit('session.ended', { userId, sessionId: id });
+    };
+    if (client) onCommit(client, announce);
+    else announce();
+    return rows.length;
+  }
+
+  /** The user's other sessions that still sign in. */
+  async countOthers(userId: string, keep: string | null): Promise<number> {
+    const { rows } = await this.db.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM auth_sessions
+        WHERE user_id = $1 AND id IS DISTINCT FROM $2 AND expires_at > now()`,
+      [userId, keep],
+    );
+    return rows[0].count;
   }
 
   viewer(req: Request): Promise<Viewer | null> {

@@ -1,4 +1,9 @@
-import { messages, type LolgramUser } from '@tapgram/shared';
+import {
+  accountMessages,
+  messages,
+  WALLET_USERNAME_PREFIX,
+  type LolgramUser,
+} from '@tapgram/shared';
 import type pg from 'pg';
 import { violates, type Queryable } from '../core/db';
 import { ConflictError } from '../core/errors';
@@ -45,8 +50,101 @@ function uniqueUsername<T>(work: Promise<T>): Promise<T> {
   });
 }
 
+/** How an account signs in, for the settings that change it. */
+export interface SignInMethods {
+  username: string;
+  role: 'user' | 'admin';
+  passwordHash: string | null;
+  walletAddress: string | null;
+}
+
 export class UsersRepository {
   constructor(private readonly db: Queryable) {}
+
+  async signInMethods(id: string, client: Queryable = this.db): Promise<SignInMethods | null> {
+    const { rows } = await client.query<SignInMethods>(
+      `SELECT username, role, password_hash AS "passwordHash", wallet_address AS "walletAddress"
+         FROM lolgram_users WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The same, locked until the transaction ends: an account is deleted once, by one request. */
+  async lockForDeletion(client: pg.PoolClient, id: string): Promise<SignInMethods | null> {
+    const { rows } = await client.query<SignInMethods>(
+      `SELECT username, role, password_hash AS "passwordHash", wallet_address AS "walletAddress"
+         FROM lolgram_users WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      'UPDATE lolgram_users SET password_hash = $2 WHERE id = $1',
+      [id, passwordHash],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Links a wallet to an account that has none; false when it has one by now. */
+  async linkWallet(id: string, address: string): Promise<boolean> {
+    try {
+      const { rowCount } = await this.db.query(
+        'UPDATE lolgram_users SET wallet_address = $2 WHERE id = $1 AND wallet_address IS NULL',
+        [id, address],
+      );
+      return (rowCount ?? 0) > 0;
+    } catch (error) {
+      if (violates(error, 'unique')) throw new ConflictError(accountMessages.walletTakenElsewhere);
+      throw error;
+    }
+  }
+
+  /**
+   * Unlinks the wallet while the account keeps a password and a name of its own, in one statement,
+   * so that a concurrent change cannot leave it with no way in; false when that does not hold.
+   */
+  async unlinkWallet(id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE lolgram_users SET wallet_address = NULL
+        WHERE id = $1 AND wallet_address IS NOT NULL AND password_hash IS NOT NULL
+          AND left(lower(username), $2) <> $3`,
+      [id, WALLET_USERNAME_PREFIX.length, WALLET_USERNAME_PREFIX],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Deletes the account's row; what refers to it goes with it (foreign keys cascade). */
+  async delete(client: pg.PoolClient, id: string): Promise<void> {
+    await client.query('DELETE FROM lolgram_users WHERE id = $1', [id]);
+  }
+
+  /** Keeps a deleted account's name from anyone else until `until`. */
+  async holdUsername(client: pg.PoolClient, username: string, until: Date): Promise<void> {
+    await client.query(
+      `INSERT INTO held_usernames (username, released_at) VALUES (lower($1), $2)
+       ON CONFLICT (username) DO UPDATE SET released_at = GREATEST(held_usernames.released_at, $2)`,
+      [username, until],
+    );
+  }
+
+  async isHeld(username: string, now: Date = new Date()): Promise<boolean> {
+    const { rows } = await this.db.query(
+      'SELECT 1 FROM held_usernames WHERE username = lower($1) AND released_at > $2',
+      [username, now],
+    );
+    return rows.length > 0;
+  }
+
+  /** Forgets the holds that have ended (their names are free whether the row exists or not). */
+  async deleteExpired(now: Date = new Date()): Promise<number> {
+    const { rowCount } = await this.db.query('DELETE FROM held_usernames WHERE released_at <= $1', [
+      now,
+    ]);
+    return rowCount ?? 0;
+  }
 
   async create(user: {
     username: string;
@@ -166,11 +264,13 @@ export class UsersRepository {
    * refer to a user (a notification, its actors) are written meanwhile, which a FOR UPDATE lock
    * waited on in an order of their own, into deadlocks.
    */
-  async lockPair(client: pg.PoolClient, a: string, b: string): Promise<void> {
-    await client.query(
+  async lockPair(client: pg.PoolClient, a: string, b: string): Promise<boolean> {
+    const { rowCount } = await client.query(
       'SELECT id FROM lolgram_users WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE',
       [[a, b]],
     );
+    // False when either was deleted meanwhile.
+    return rowCount === 2;
   }
 
   /** Moves the counts of a follow that was added (1) or removed (-1); answers the followers now. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  accountMessages,
   messages,
   WALLET_USERNAME_PREFIX,
   walletUsername,
@@ -50,6 +51,13 @@ const ADMIN_NAME_KEPT =
 export class UsersService {
   constructor(private readonly deps: UsersServiceDeps) {}
 
+  /** A deleted account's name stays unavailable for DELETED_USERNAME_HOLD_DAYS. */
+  private async assertNotHeld(username: string): Promise<void> {
+    if (await this.deps.users.isHeld(username)) {
+      throw new ConflictError(accountMessages.usernameUnavailable);
+    }
+  }
+
   private isAdminName(username: string): boolean {
     return this.deps.adminUsernames.includes(username.toLowerCase());
   }
@@ -65,6 +73,7 @@ export class UsersService {
     await this.deps.signupLimit.take(limitKey(client), TOO_MANY_SIGNUPS);
     // A taken name is refused before the hash is paid for (the insert still decides a race).
     if (await this.deps.users.byUsername(username)) throw new ConflictError(messages.usernameTaken);
+    await this.assertNotHeld(username);
     const passwordHash = await this.deps.passwords.hash(password);
     return this.deps.users.create({ username, passwordHash, walletAddress: null, role: 'user' });
   }
@@ -154,6 +163,7 @@ export class UsersService {
     const renamed = username.toLowerCase() !== current.username.toLowerCase();
     if (renamed && this.isAdminName(current.username)) throw new ConflictError(ADMIN_NAME_KEPT);
     if (renamed && this.isAdminName(username)) throw new ConflictError(adminNameReserved(username));
+    if (renamed) await this.assertNotHeld(username);
     return this.get(this.deps.users.updateProfile(id, username, bio));
   }
 

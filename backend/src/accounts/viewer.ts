@@ -23,12 +23,13 @@ export function viewerOf(res: Response): Viewer | null {
  * The signed-in viewer, or 401. A session cookie that no longer resolves (the account is gone or
  * the session ended) says "User not found", which the client turns into "session expired".
  */
+/** What a request of an account that no longer signs in hears (the client signs it out). */
+export const ACCOUNT_GONE = `${messages.userNotFound}: please sign in again`;
+
 export function requireViewer(req: Request, res: Response): Viewer {
   const viewer = viewerOf(res);
   if (viewer) return viewer;
-  throw new UnauthorizedError(
-    tokenOf(req) ? `${messages.userNotFound}: please sign in again` : 'Not signed in',
-  );
+  throw new UnauthorizedError(tokenOf(req) ? ACCOUNT_GONE : 'Not signed in');
 }
 
 /** Lets only signed-in viewers on: before an upload is read, so strangers never send one. */

@@ -276,6 +276,8 @@ export const envSchema = z
     MODERATION_REPORTS_PER_HOUR: positiveInt(20),
     /** Unset: the accounts module's own limit (accounts/limits.ts). */
     SIGNUPS_PER_HOUR: wholeAboveZero().optional(),
+    /** Days the username of a deleted account stays taken before anyone may have it; 0: at once. */
+    DELETED_USERNAME_HOLD_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
     /** Unset: the images module's own limit (images/limits.ts). */
     UPLOADS_PER_HOUR: wholeAboveZero().optional(),
     /** Unset: LOLGram's own limits (lolgram/comments/limits.ts). */

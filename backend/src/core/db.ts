@@ -90,11 +90,16 @@ export async function openDatabase(
 }
 
 /** The Postgres errors a repository turns into an answer (SQLSTATE codes). */
-const SQLSTATE = { unique: '23505', foreignKey: '23503' } as const;
+const SQLSTATE = {
+  unique: '23505',
+  foreignKey: '23503',
+  lockNotAvailable: '55P03',
+  deadlock: '40P01',
+} as const;
 
 /**
  * Whether `error` is Postgres refusing a write for a unique constraint (`constraint`: that one) or
- * for a foreign key.
+ * for a foreign key, or giving up on a lock (lock_timeout, a deadlock).
  */
 export function violates(
   error: unknown,

@@ -13,8 +13,30 @@ export interface ImageStore {
   get(key: string): Promise<Buffer | null>;
   /** Removes the key; a key that holds nothing is fine. */
   delete(key: string): Promise<void>;
+  /**
+   * Removes every image of one owner (`posts/<postId>/`, `avatars/<userId>/`): those the database
+   * names, their copies, and any it lost track of (an upload cut short, a replaced avatar whose
+   * deletion failed). An owner with none is fine.
+   */
+  deleteOwner(owner: ImageOwner): Promise<void>;
   /** Fails with a message that says what to fix when the store cannot be used; run at start-up. */
   check(): Promise<void>;
+}
+
+/** Whose images a folder holds: a post's or a user's (their avatars). */
+export interface ImageOwner {
+  kind: 'posts' | 'avatars';
+  id: string;
+}
+
+const OWNER_ID = /^[0-9a-f-]{36}$/;
+
+/** The folder of an owner's keys, `kind/id/`; anything else never reaches a store. */
+export function ownerPrefix({ kind, id }: ImageOwner): string {
+  if ((kind !== 'posts' && kind !== 'avatars') || !OWNER_ID.test(id)) {
+    throw new Error(`invalid image owner: ${JSON.stringify({ kind, id })}`);
+  }
+  return `${kind}/${id}/`;
 }
 
 const KEY = /^[a-z]+\/[0-9a-f-]{36}\/[\w-]+\.(jpg|webp)$/;
@@ -82,6 +104,10 @@ export class LocalImageStore implements ImageStore {
 
   async delete(key: string): Promise<void> {
     await fs.rm(this.file(key), { force: true });
+  }
+
+  async deleteOwner(owner: ImageOwner): Promise<void> {
+    await fs.rm(path.join(this.root, ownerPrefix(owner)), { recursive: true, force: true });
   }
 
   async check(): Promise<void> {

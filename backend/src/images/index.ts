@@ -31,6 +31,7 @@ export {
   srcsetOf,
   variantKey,
   variantOf,
+  type ImageOwner,
   type ImageStore,
 } from './image-store';
 export type { ImageUploads } from './image-uploads';

@@ -2,11 +2,18 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { checkedImageKey, imageContentType, type ImageStore } from './image-store';
+import {
+  checkedImageKey,
+  imageContentType,
+  ownerPrefix,
+  type ImageOwner,
+  type ImageStore,
+} from './image-store';
 
 export interface S3ImageStoreOptions {
   bucket: string;
@@ -80,6 +87,21 @@ export class S3ImageStore implements ImageStore {
       // S3 answers 204 for a key that holds nothing; some compatible servers answer 404.
       if (!isMissingKey(error)) throw error;
     }
+  }
+
+  /** Lists the owner's folder a page at a time and deletes each key (one call each: any server). */
+  async deleteOwner(owner: ImageOwner): Promise<void> {
+    const Prefix = ownerPrefix(owner);
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken }),
+      );
+      for (const { Key } of page.Contents ?? []) {
+        if (Key?.startsWith(Prefix)) await this.delete(Key);
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
   }
 
   async check(): Promise<void> {

@@ -5,7 +5,8 @@ import { NotFoundError } from '../core/errors';
 import type { Feature, FeatureDeps } from '../core/feature';
 import { isImageKey, type Images } from '../images';
 import type { Live } from '../live';
-import { createNotifications } from './notifications';
+import { lolgramErasure } from './account-erasure';
+import { createNotifications, NotificationsRepository } from './notifications';
 import { LinkPreviews } from './previews/link-previews';
 import { CommentsRepository } from './comments/comments-repository';
 import { commentsRouter } from './comments/comments-routes';
@@ -84,6 +85,7 @@ export function createLolgramFeature(
       commentsRepository.firstComments(postIds, viewerId, FEED_CARD_COMMENTS),
   });
   handlePostEvents(events, { feedCache });
+  accounts.settings.addErasure(lolgramErasure(new NotificationsRepository(db.pool)));
   const notifications = createNotifications(deps, live);
   const previews = new LinkPreviews(db.pool, images, logger, deps.now);
   previews.listen(events);

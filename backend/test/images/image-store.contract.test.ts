@@ -87,6 +87,29 @@ describe.each(stores)('the image store contract on %s', (_name, open) => {
     await expect(store.delete(key)).resolves.toBeUndefined();
   });
 
+  it("deletes every image of one owner, copies and untracked files too, and nobody else's", async () => {
+    const [postId, other, userId] = [randomUUID(), randomUUID(), randomUUID()];
+    const owned = [
+      `posts/${postId}/${randomUUID()}-full.jpg`,
+      `posts/${postId}/${randomUUID()}-full-480w.webp`,
+      `posts/${postId}/${randomUUID()}-thumb.jpg`,
+    ];
+    const avatars = [
+      `avatars/${userId}/${randomUUID()}.jpg`,
+      `avatars/${userId}/${randomUUID()}.jpg`,
+    ];
+    const kept = `posts/${other}/${randomUUID()}-full.jpg`;
+    for (const key of [...owned, ...avatars, kept]) await store.put(key, someBytes());
+    await store.deleteOwner({ kind: 'posts', id: postId });
+    await store.deleteOwner({ kind: 'avatars', id: userId });
+    for (const key of [...owned, ...avatars]) expect(await store.get(key)).toBeNull();
+    expect(await store.get(kept)).not.toBeNull();
+    await expect(store.deleteOwner({ kind: 'posts', id: postId })).resolves.toBeUndefined();
+    await expect(store.deleteOwner({ kind: 'posts', id: '../..' })).rejects.toThrow(
+      /invalid image owner/,
+    );
+  });
+
   it('replaces the bytes of a key it is given again', async () => {
     const key = avatarKey();
     await store.put(key, someBytes());

@@ -127,6 +127,27 @@ export class NotificationsRepository {
        RETURNING n.id`,
       [userId, followerId],
     );
+    return this.dropActor(client, rows, followerId);
+  }
+
+  /**
+   * Takes a deleted account out of every notification it acted in (LOLs, follows, comments,
+   * replies), as withdrawFollow does: the counts others read stay true.
+   */
+  async withdrawActor(client: pg.PoolClient, actorId: string): Promise<void> {
+    const { rows } = await client.query<{ id: string }>(
+      `DELETE FROM notification_actors WHERE actor_id = $1 RETURNING notification_id AS id`,
+      [actorId],
+    );
+    await this.dropActor(client, rows, actorId);
+  }
+
+  /** The actor leaves the groups' counts and names; a notification left with nobody goes. */
+  private async dropActor(
+    client: pg.PoolClient,
+    rows: { id: string }[],
+    actorId: string,
+  ): Promise<boolean> {
     if (rows.length === 0) return false;
     const ids = rows.map((row) => row.id);
     await client.query(
@@ -137,7 +158,7 @@ export class NotificationsRepository {
                  WHERE na.notification_id = n.id AND na.actor_id <> ALL (n.actor_ids)
                  LIMIT ${NOTIFICATION_ACTORS_SHOWN}))[1:${NOTIFICATION_ACTORS_SHOWN}]
         WHERE n.id = ANY($1::uuid[])`,
-      [ids, followerId],
+      [ids, actorId],
     );
     await client.query(
       'DELETE FROM notifications WHERE id = ANY($1::uuid[]) AND actor_count <= 0',

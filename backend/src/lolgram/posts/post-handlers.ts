@@ -11,6 +11,7 @@ export function handlePostEvents(events: EventBus, { feedCache }: { feedCache: F
     'post.deleted',
     'post.caption-changed',
     'comment.changed',
+    'account.deleted',
   ] as const) {
     events.on(change, () => feedCache.clear(), { where: 'every-node' });
   }

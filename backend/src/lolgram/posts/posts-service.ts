@@ -7,9 +7,14 @@ import {
   type PostStatus,
 } from '@tapgram/shared';
 import type pg from 'pg';
-import { withTransaction } from '../../core/db';
+import { violates, withTransaction } from '../../core/db';
 import type { EventBus } from '../../core/events';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
+import {
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../core/errors';
 import {
   postIdOfImageKey,
   variantKey,
@@ -21,7 +26,7 @@ import './events';
 import type { FeedCache } from './feed-cache';
 import { parseCursor, type Cursor } from './post-cursor';
 import type { ImageAccess, PostsRepository } from './posts-repository';
-import type { Viewer } from '../../accounts';
+import { ACCOUNT_GONE, type Viewer } from '../../accounts';
 import { isId } from '../../core/ids';
 
 /** What a feed card shows beside its post, read for a whole page at once. */
@@ -78,6 +83,8 @@ export class PostsService {
     } catch (error) {
       // No row, no files: the upload leaves nothing half-written.
       await Promise.all([...files.keys()].map((key) => this.images.delete(key)));
+      // The account was deleted while its upload was on the way.
+      if (violates(error, 'foreignKey')) throw new UnauthorizedError(ACCOUNT_GONE);
       throw error;
     }
     const post = await this.posts.byId(id, viewer.id);

@@ -2,7 +2,7 @@ import { messages } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import type { EventBus } from '../../core/events';
-import { ForbiddenError, ValidationError } from '../../core/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
 import { isId } from '../../core/ids';
 import type { UsersService, UsersRepository, Viewer } from '../../accounts';
 import './events';
@@ -30,7 +30,9 @@ export class FollowsService {
     if (followerId === userId) throw new ValidationError('You cannot follow yourself');
     await this.accounts.byId(userId);
     const { followerCount } = await withTransaction(this.pool, async (client) => {
-      await this.users.lockPair(client, followerId, userId);
+      if (!(await this.users.lockPair(client, followerId, userId))) {
+        throw new NotFoundError(messages.userNotFound);
+      }
       // Under the pair's lock, which a block takes too. The same words whoever blocked whom.
       if (follow && (await this.blocks.isBlockedEitherWay(followerId, userId, client))) {
         throw new ForbiddenError(messages.cannotFollow);
