@@ -156,6 +156,25 @@ export default tseslint.config(
     rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaries }] },
   },
   {
+    // Who may do what is decided in one place (backend/src/accounts/access.ts): a role compared
+    // anywhere else is a rule written twice.
+    files: ['backend/src/**/*.ts'],
+    ignores: ['backend/src/accounts/access.ts', 'backend/src/accounts/admin-cli.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "BinaryExpression[operator=/^[!=]==?$/][right.value='admin']",
+          message: 'Ask the access policy (accounts/access.ts: can, requireAccess) instead.',
+        },
+        {
+          selector: "BinaryExpression[operator=/^[!=]==?$/][left.value='admin']",
+          message: 'Ask the access policy (accounts/access.ts: can, requireAccess) instead.',
+        },
+      ],
+    },
+  },
+  {
     files: ['frontend/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -1,3 +1,4 @@
+import { can } from './access';
 import {
   accountMessages,
   WALLET_USERNAME_PREFIX,
@@ -227,7 +228,8 @@ export class AccountSettingsService {
    */
   async deleteAccount(asker: Asker, body: DeleteAccountBody): Promise<void> {
     const methods = await this.methods(asker.viewer);
-    if (methods.role === 'admin') throw new ConflictError(accountMessages.adminKept);
+    // An admin account is kept: another admin would have to take its role away first.
+    if (can(asker.viewer, 'admin', null)) throw new ConflictError(accountMessages.adminKept);
     if (body.password !== undefined && methods.passwordHash !== null) {
       await this.checkPassword(asker, methods.passwordHash, body.password);
     } else if (body.proof && methods.walletAddress !== null) {

@@ -19,7 +19,15 @@ import { WalletAuth } from './wallet-auth';
 
 export { createExpiryCleanup, type ExpiryCleanup } from './expiry-cleanup';
 export { EXPIRY_CLEANUP_INTERVAL_MS } from './limits';
-export { adminOf, isAdmin, requireAdmin, type Admin } from './admin';
+export { adminOf, type Admin } from './admin';
+export {
+  can,
+  listedStatuses,
+  requireAccess,
+  type ContentStatus,
+  type ContentSubject,
+  type Permission,
+} from './access';
 export { SESSION_COOKIE, type Session, type SessionStore, type Viewer } from './sessions';
 export { ACCOUNT_GONE, requireViewer, signedInOnly, viewerOf, viewKey } from './viewer';
 export type { UsersRepository } from './users-repository';

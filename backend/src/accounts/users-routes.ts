@@ -9,7 +9,7 @@ import {
 import { Router, type Request } from 'express';
 import { parseInput } from '../core/errors';
 import { clientAddress } from '../core/network';
-import { isAdmin } from './admin';
+import { can } from './access';
 import type { SessionStore } from './sessions';
 import type { SignInSite } from './sign-in-site';
 import { singleImage } from '../images';
@@ -58,7 +58,7 @@ export function usersRouter(
 
   router.get('/users/me', async (req, res) => {
     const viewer = requireViewer(req, res);
-    res.json({ ...(await service.byId(viewer.id)), isAdmin: isAdmin(viewer) });
+    res.json({ ...(await service.byId(viewer.id)), isAdmin: can(viewer, 'admin', null) });
   });
 
   router.post('/auth/wallet/nonce', async (req, res) => {

@@ -1,3 +1,4 @@
+import { can } from './access';
 import { randomUUID } from 'node:crypto';
 import {
   accountMessages,
@@ -204,5 +205,5 @@ export function assertNotWalletName(username: string) {
 }
 
 function assertSelf(viewer: Viewer, id: string, message: string) {
-  if (viewer.id !== id) throw new ForbiddenError(message);
+  if (!can(viewer, 'user.self', { userId: id })) throw new ForbiddenError(message);
 }

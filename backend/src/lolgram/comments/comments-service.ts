@@ -6,7 +6,7 @@ import {
   type CreateCommentBody,
 } from '@tapgram/shared';
 import type pg from 'pg';
-import type { Viewer } from '../../accounts';
+import { can, type Viewer } from '../../accounts';
 import { violates, withTransaction } from '../../core/db';
 import { ForbiddenError, NotFoundError } from '../../core/errors';
 import type { EventBus } from '../../core/events';
@@ -144,11 +144,9 @@ export class CommentsService {
       page.limit,
       cursorOf(page.after),
     );
-    const mayView =
-      post?.status === 'visible' ||
-      ((post?.status === 'checking' || post?.status === 'held') &&
-        (viewer?.id === post.userId || viewer?.role === 'admin'));
-    if (!post || !mayView) throw postNotFound();
+    const readable =
+      post && can(viewer, 'content.read', { authorId: post.userId, status: post.status });
+    if (!post || !readable) throw postNotFound();
     return { ...found, commentCount: post.commentCount, commentsOff: post.commentsOff };
   }
 
@@ -159,7 +157,8 @@ export class CommentsService {
     if (!comment || comment.status === 'deleted' || comment.postStatus === 'rejected') {
       throw commentNotFound();
     }
-    if (comment.userId !== viewer.id && comment.postAuthorId !== viewer.id) {
+    const subject = { authorId: comment.userId, postAuthorId: comment.postAuthorId };
+    if (!can(viewer, 'comment.delete', subject)) {
       // Someone else's comment is "forbidden" only where they could read it.
       const readable =
         comment.status === 'visible' &&
@@ -185,7 +184,7 @@ export class CommentsService {
   async setCommentsOff(viewer: Viewer, postId: string, off: boolean): Promise<CommentsOffState> {
     const post = isId(postId) ? await this.posts.commentable(this.pool, postId) : null;
     if (!post || post.status === 'rejected') throw postNotFound();
-    if (post.userId !== viewer.id) {
+    if (!can(viewer, 'content.manage', { authorId: post.userId })) {
       if (post.status === 'visible') throw new ForbiddenError(commentMessages.onlyPostAuthor);
       throw postNotFound();
     }

@@ -8,7 +8,7 @@ import { checkReadiness } from '../../core/health';
 import { parseInput } from '../../core/errors';
 import type { Queryable } from '../../core/db';
 import type { Redis } from '../../core/redis';
-import { requireAdmin, requireViewer, viewerOf } from '../../accounts';
+import { requireAccess, requireViewer, viewerOf } from '../../accounts';
 import type { ModerationService } from './moderation-service';
 import type { ImageCheckState } from './scoring';
 import type { StatsRepository } from './stats-repository';
@@ -23,7 +23,7 @@ export function moderationRouter(
 
   // Every /admin path, known or not, is for admins: 401 or 403 before any 404.
   router.use('/admin', (_req, res, next) => {
-    requireAdmin(viewerOf(res));
+    requireAccess(viewerOf(res), 'admin', null);
     next();
   });
 
@@ -60,7 +60,7 @@ export function moderationRouter(
   });
 
   router.get('/analytics/popular', async (req, res) => {
-    requireAdmin(viewerOf(res));
+    requireAccess(viewerOf(res), 'admin', null);
     const { timeframe, limit } = parseInput(popularQuerySchema, req.query);
     res.json(await stats.popular(timeframe, limit));
   });

@@ -8,7 +8,7 @@ import {
   type ReportBody,
 } from '@tapgram/shared';
 import type pg from 'pg';
-import { requireAdmin, type Viewer } from '../../accounts';
+import { can, requireAccess, type Viewer } from '../../accounts';
 import { withTransaction } from '../../core/db';
 import {
   ConflictError,
@@ -71,7 +71,8 @@ export class ModerationService {
     await withTransaction(this.pool, async (client) => {
       const author = await words.authorOf(client);
       if (!author) throw new NotFoundError(words.notFound);
-      if (author === viewer.id) throw new ValidationError(words.own);
+      if (!can(viewer, 'content.report', { authorId: author }))
+        throw new ValidationError(words.own);
       const recent = await this.queueRepo.lockReporterAndCount(client, viewer.id);
       if (recent >= this.settings.reportsPerHour) {
         throw new TooManyRequestsError('Too many reports: try again later');
@@ -98,7 +99,7 @@ export class ModerationService {
 
   /** The pending items, each with what the dashboard shows of its content (null when gone). */
   async queue(viewer: Viewer | null): Promise<ModerationQueueEntry[]> {
-    requireAdmin(viewer);
+    requireAccess(viewer, 'admin', null);
     const pending = await this.queueRepo.pending();
     const previews = new Map(
       await Promise.all(
@@ -129,7 +130,7 @@ export class ModerationService {
     decision: ModerationDecision,
     notes?: string,
   ): Promise<ModerationDecisionAnswer> {
-    const moderator = requireAdmin(viewer);
+    const moderator = requireAccess(viewer, 'admin', null);
     if (!isId(queueId)) throw new NotFoundError('Queue item not found');
     const result = await withTransaction(this.pool, async (client) => {
       const decided = await this.queueRepo.decide(client, queueId, {

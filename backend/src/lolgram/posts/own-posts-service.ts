@@ -5,7 +5,7 @@ import type { EventBus } from '../../core/events';
 import { ForbiddenError, NotFoundError } from '../../core/errors';
 import { isId } from '../../core/ids';
 import type { ImageStore } from '../../images';
-import type { Viewer } from '../../accounts';
+import { can, type Viewer } from '../../accounts';
 import './events';
 import type { CaptionEditsRepository } from './caption-edits-repository';
 import type { PostsRepository } from './posts-repository';
@@ -65,7 +65,7 @@ export class OwnPostsService {
   private async ownPost(viewer: Viewer, postId: string, refusal: string): Promise<void> {
     const found = isId(postId) ? await this.posts.withStatus(postId, viewer.id) : null;
     if (!found || found.status === 'rejected') throw new NotFoundError('Post not found');
-    if (found.post.userId === viewer.id) return;
+    if (can(viewer, 'content.manage', { authorId: found.post.userId })) return;
     if (found.status === 'visible') throw new ForbiddenError(refusal);
     throw new NotFoundError('Post not found');
   }

@@ -26,7 +26,7 @@ import './events';
 import type { FeedCache } from './feed-cache';
 import { parseCursor, type Cursor } from './post-cursor';
 import type { ImageAccess, PostsRepository } from './posts-repository';
-import { ACCOUNT_GONE, type Viewer } from '../../accounts';
+import { ACCOUNT_GONE, can, listedStatuses, type Viewer } from '../../accounts';
 import { isId } from '../../core/ids';
 
 /** What a feed card shows beside its post, read for a whole page at once. */
@@ -52,7 +52,9 @@ export class PostsService {
     fields: { userId: string; caption: string; location?: PostLocation },
     upload: Buffer,
   ): Promise<Post> {
-    if (fields.userId !== viewer.id) throw new ForbiddenError('You can only post as yourself');
+    if (!can(viewer, 'user.self', { userId: fields.userId })) {
+      throw new ForbiddenError('You can only post as yourself');
+    }
     const { full, thumbnail, copies, thumbnailCopies } = await this.uploads.post(viewer.id, upload);
     const id = randomUUID();
     const imageKey = `posts/${id}/${randomUUID()}-full.jpg`;
@@ -157,8 +159,7 @@ export class PostsService {
   ): Promise<Post[]> {
     const before = page.before ? cursorOf(page.before) : null;
     if (!isId(userId)) return Promise.resolve([]);
-    const statuses: PostStatus[] =
-      viewer?.id === userId ? ['visible', 'checking', 'held'] : ['visible'];
+    const statuses = listedStatuses<PostStatus>(viewer, userId, ['visible', 'checking', 'held']);
     return this.posts.byUser(viewer?.id ?? null, userId, { statuses, limit: page.limit, before });
   }
 
@@ -168,11 +169,9 @@ export class PostsService {
    */
   async one(viewer: Viewer | null, postId: string): Promise<Post> {
     const found = await this.posts.withStatus(postId, viewer?.id ?? null);
-    const mayView =
-      found?.status === 'visible' ||
-      ((found?.status === 'checking' || found?.status === 'held') &&
-        (viewer?.id === found.post.userId || viewer?.role === 'admin'));
-    if (!found || !mayView) throw new NotFoundError('Post not found');
+    const readable =
+      found && can(viewer, 'content.read', { authorId: found.post.userId, status: found.status });
+    if (!found || !readable) throw new NotFoundError('Post not found');
     return found.post;
   }
 
@@ -218,8 +217,8 @@ export class PostsService {
       isPublic = post.status === 'visible';
       if (post.status === 'rejected') throw notFound;
       if (!isPublic) {
-        const who = await viewer();
-        if (!who || (who.id !== post.userId && who.role !== 'admin')) throw notFound;
+        const subject = { authorId: post.userId, status: post.status };
+        if (!can(await viewer(), 'content.read', subject)) throw notFound;
       }
     }
     const bytes = await this.images.get(key);

@@ -4,7 +4,7 @@ import { withTransaction } from '../../core/db';
 import type { EventBus } from '../../core/events';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { isId } from '../../core/ids';
-import type { UsersRepository, UsersService, Viewer } from '../../accounts';
+import { can, type UsersRepository, type UsersService, type Viewer } from '../../accounts';
 import { parseCursor } from '../posts/post-cursor';
 import type { BlocksRepository } from './blocks-repository';
 import './events';
@@ -67,7 +67,7 @@ export class BlocksService {
     userId: string,
     page: { limit: number; before?: string },
   ): Promise<BlockedUser[]> {
-    if (viewer.id !== userId) throw new NotFoundError('Not found');
+    if (!can(viewer, 'user.self', { userId })) throw new NotFoundError('Not found');
     const before = page.before ? parseCursor(page.before) : null;
     if (page.before && !before) throw new ValidationError('Invalid cursor');
     return this.blocks.list(viewer.id, page.limit, before);

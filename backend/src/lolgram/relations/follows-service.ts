@@ -4,7 +4,7 @@ import { withTransaction } from '../../core/db';
 import type { EventBus } from '../../core/events';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors';
 import { isId } from '../../core/ids';
-import type { UsersService, UsersRepository, Viewer } from '../../accounts';
+import { can, type UsersService, type UsersRepository, type Viewer } from '../../accounts';
 import './events';
 import type { FollowsRepository } from './follows-repository';
 import type { BlocksRepository } from './blocks-repository';
@@ -26,7 +26,9 @@ export class FollowsService {
   }
 
   async setFollow(viewer: Viewer, followerId: string, userId: string, follow: boolean) {
-    if (viewer.id !== followerId) throw new ForbiddenError('You can only follow as yourself');
+    if (!can(viewer, 'user.self', { userId: followerId })) {
+      throw new ForbiddenError('You can only follow as yourself');
+    }
     if (followerId === userId) throw new ValidationError('You cannot follow yourself');
     await this.accounts.byId(userId);
     const { followerCount } = await withTransaction(this.pool, async (client) => {

@@ -1,7 +1,7 @@
 import type { Post, SaveState } from '@tapgram/shared';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { isId } from '../../core/ids';
-import type { Viewer } from '../../accounts';
+import { can, type Viewer } from '../../accounts';
 import { parseCursor } from '../posts/post-cursor';
 import type { PostsRepository } from '../posts/posts-repository';
 import type { SavesRepository } from './saves-repository';
@@ -23,7 +23,7 @@ export class SavesService {
 
   /** One's own Saved grid; anyone else's is not found (not forbidden: it is not disclosed). */
   saved(viewer: Viewer, userId: string, page: { limit: number; before?: string }): Promise<Post[]> {
-    if (viewer.id !== userId) throw new NotFoundError('Not found');
+    if (!can(viewer, 'user.self', { userId })) throw new NotFoundError('Not found');
     const before = page.before ? parseCursor(page.before) : null;
     if (page.before && !before) throw new ValidationError('Invalid cursor');
     return this.posts.savedBy(viewer.id, page.limit, before);
