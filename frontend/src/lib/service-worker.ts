@@ -1,6 +1,8 @@
+import { whenIdle } from './when-idle';
+
 /**
- * Registers the service worker that the build makes (see pwa.ts) once the page has loaded, so
- * that nothing of it competes with the first paint. A new version's worker takes over open pages
+ * Registers the service worker that the build makes (see pwa.ts) once the page has loaded and is
+ * idle, so that neither it nor its precache (every file of the app) competes with the page's start. A new version's worker takes over open pages
  * at once (skipWaiting, clientsClaim); a page it takes over from an older one reloads into the new
  * version instead of running on with the old one's code. (A first install takes over too, and
  * changes nothing: there was no version before it.)
@@ -17,6 +19,5 @@ export function registerServiceWorker(): void {
       console.warn('The app will not work offline: its service worker did not register', error);
     });
   };
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  whenIdle(register);
 }
