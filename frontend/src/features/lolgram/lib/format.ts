@@ -2,10 +2,19 @@ export function pluralize(count: number, noun: string): string {
   return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
 }
 
+// One format for every date: toLocaleDateString with options makes a new one per call, which
+// costs a feed of cards a few milliseconds each on a phone.
+let postDate: Intl.DateTimeFormat | undefined;
+
 export function formatPostDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
+  postDate ??= new Intl.DateTimeFormat(undefined, {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
+  return postDate.format(date);
 }
 
 /** How long ago, shortly: "just now", "5m", "3h", "2d", then the date. */

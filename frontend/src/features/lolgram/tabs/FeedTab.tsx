@@ -1,4 +1,6 @@
+import type { Post } from '@tapgram/shared';
 import { Camera, Loader2 } from 'lucide-react';
+import { useDeferredValue } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useHydrated } from '../../../lib/hydration';
 import { EmptyState } from '../ui/EmptyState';
@@ -34,13 +36,29 @@ export function FeedTab({ onCreatePost }: { onCreatePost: () => void }) {
           <Button onClick={onCreatePost}>Share the first LOL</Button>
         </EmptyState>
       ) : (
-        <div className="flex flex-col gap-4 pt-2 sm:gap-6 sm:pt-4">
-          {feed.posts.map((post, index) => (
-            <PostCard key={post.id} post={post} priority={index === 0} />
-          ))}
-        </div>
+        <FeedCards posts={feed.posts} />
       )}
       <LoadMoreButton pages={feed} className="mx-4 my-6" />
+    </div>
+  );
+}
+
+/** The cards a phone's screen shows when the feed opens. */
+const FIRST_CARDS = 2;
+
+/**
+ * The feed's cards: those on the screen at once, the others (and those of a page loaded later) in
+ * a render after it that yields to input (a page of cards in one render holds a phone's main
+ * thread for a few hundred ms).
+ */
+function FeedCards({ posts }: { posts: Post[] }) {
+  // Only the number of cards is deferred: a change of a card shown (a LOL) renders at once.
+  const count = useDeferredValue(posts.length, FIRST_CARDS);
+  return (
+    <div className="flex flex-col gap-4 pt-2 sm:gap-6 sm:pt-4">
+      {posts.slice(0, count).map((post, index) => (
+        <PostCard key={post.id} post={post} priority={index === 0} />
+      ))}
     </div>
   );
 }
