@@ -120,6 +120,9 @@ describe.runIf(executable)('pages load only the code they use', () => {
     expect([...scripts.keys()]).not.toContain(lolgramChunk);
     expect([...scripts.keys()]).not.toContain(walletChunk);
     expect(holding(scripts, TOASTS)).toEqual([]);
+    // The friends card (and the QR code's library) load for a player, once the screen is up.
+    expect([...scripts.keys()]).not.toContain(chunkOf('src/features/game/friends/FriendsCard.tsx'));
+    expect([...scripts.keys()]).not.toContain(chunkOf('src/features/game/friends/QrCode.tsx'));
     console.log(
       `First-visit JS of /play: ${gzippedKb(scripts).toFixed(1)} KB gzipped`,
       [...scripts.keys()].map((path) => path.replace('/assets/', '')).join(' '),

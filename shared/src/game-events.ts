@@ -29,6 +29,8 @@ export const gameEvents = {
   watchSeason: 'season:watch',
   seasonSnapshot: 'season:snapshot',
   seasonDelta: 'season:delta',
+  /** To the player's own sockets: their friends, requests or invitations changed (no payload). */
+  friends: 'friends',
 } as const;
 
 /** The `frozen` push: whether the player is frozen now. */

@@ -114,8 +114,9 @@ export async function createGameFeature(
     rules: referralRules,
     calendar,
     logger,
+    events,
   });
-  const friends = new FriendsService({ pool: db.pool, store, calendar });
+  const friends = new FriendsService({ pool: db.pool, store, calendar, events });
   const bonuses = new BonusHistory(
     {
       claims: (userId, limit) => streakReads.claims(userId, limit),

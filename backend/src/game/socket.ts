@@ -36,7 +36,7 @@ export function attachGameChannel(
     secret: string;
     logger: Logger;
     metrics: Metrics;
-    /** Tells the player's own sockets of a freeze or an unfreeze (`player.frozen`). */
+    /** Tells the player's own sockets of a freeze or an unfreeze, and of their friends' changes. */
     events?: EventBus;
     /** Announced on every connection: the game screen sends what it allows, as it refills. */
     allowance: TapAllowance;
@@ -49,6 +49,9 @@ export function attachGameChannel(
   const stopFrozenPushes = events?.on('player.frozen', ({ playerId, frozen }) => {
     const push: PlayerFrozenPush = { frozen };
     io.to(playerRoom(playerId)).emit(gameEvents.frozen, push);
+  });
+  const stopFriendsPushes = events?.on('friends.changed', ({ playerIds }) => {
+    io.to(playerIds.map(playerRoom)).emit(gameEvents.friends);
   });
 
   // A handshake that asks for something this server does not offer is refused, with the reason.
@@ -99,6 +102,7 @@ export function attachGameChannel(
 
   return () => {
     stopFrozenPushes?.();
+    stopFriendsPushes?.();
     return boards.stop();
   };
 }

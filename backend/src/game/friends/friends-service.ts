@@ -14,7 +14,9 @@ import {
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
+import type { EventBus } from '../../core/events';
 import type { GameStore } from '../store';
+import './events';
 import { actingAs } from './acting-as';
 import { FriendsRepository } from './friends-repository';
 
@@ -31,12 +33,24 @@ export class FriendsService {
   private readonly repo: FriendsRepository;
   private readonly store: FriendsStore;
   private readonly calendar: SeasonCalendar;
+  private readonly events?: EventBus;
 
-  constructor(deps: { pool: pg.Pool; store: FriendsStore; calendar: SeasonCalendar }) {
+  constructor(deps: {
+    pool: pg.Pool;
+    store: FriendsStore;
+    calendar: SeasonCalendar;
+    events?: EventBus;
+  }) {
     this.pool = deps.pool;
     this.repo = new FriendsRepository(deps.pool);
     this.store = deps.store;
     this.calendar = deps.calendar;
+    this.events = deps.events;
+  }
+
+  /** Tells both players' screens (their own sockets, on whichever node). */
+  private changed(...playerIds: string[]): void {
+    this.events?.emit('friends.changed', { playerIds });
   }
 
   async friends(player: string | null, userId: string): Promise<Friends> {
@@ -60,7 +74,7 @@ export class FriendsService {
     const friend = await this.repo.playerByName(username);
     if (!friend) throw new NotFoundError(friendMessages.notFound);
     if (friend.id === userId) throw new ValidationError(friendMessages.self);
-    return withTransaction(this.pool, async (tx) => {
+    const answer = await withTransaction(this.pool, async (tx): Promise<FriendRequestAnswer> => {
       const repo = this.repo.on(tx);
       await repo.lockPlayers(userId, friend.id);
       if (await repo.areFriends(userId, friend.id)) throw new ConflictError(friendMessages.already);
@@ -79,6 +93,8 @@ export class FriendsService {
       await repo.insertRequest(userId, friend.id);
       return { status: 'requested', friend };
     });
+    this.changed(userId, friend.id);
+    return answer;
   }
 
   /** Accepts the request `fromId` sent the player. */
@@ -93,6 +109,7 @@ export class FriendsService {
       }
       await this.befriend(repo, userId, { id: fromId, username: '' });
     });
+    this.changed(userId, fromId);
     return this.friends(player, userId);
   }
 
@@ -102,6 +119,7 @@ export class FriendsService {
     if (!(await this.repo.deleteRequest(userId, otherId))) {
       throw new NotFoundError(friendMessages.noRequest);
     }
+    this.changed(userId, otherId);
     return this.friends(player, userId);
   }
 
@@ -110,6 +128,7 @@ export class FriendsService {
     if (!(await this.repo.unfriend(userId, friendId))) {
       throw new NotFoundError(friendMessages.notFriends);
     }
+    this.changed(userId, friendId);
     return this.friends(player, userId);
   }
 

@@ -18,8 +18,10 @@ import {
 import type pg from 'pg';
 import { withTransaction } from '../../core/db';
 import { NotFoundError, ServiceUnavailableError } from '../../core/errors';
+import type { EventBus } from '../../core/events';
 import type { Logger } from '../../core/logger';
 import type { GameStore } from '../store';
+import './events';
 import { actingAs } from './acting-as';
 import { FriendsRepository } from './friends-repository';
 import type { InvitationRow, PayOutcome, ReferralRepository } from './referral-repository';
@@ -67,6 +69,7 @@ export class InvitationsService {
   readonly rules: ReferralRules;
   private readonly calendar: SeasonCalendar;
   private readonly logger?: Logger;
+  private readonly events?: EventBus;
 
   constructor(deps: {
     store: InvitationsStore;
@@ -74,12 +77,14 @@ export class InvitationsService {
     rules: ReferralRules;
     calendar: SeasonCalendar;
     logger?: Logger;
+    events?: EventBus;
   }) {
     this.store = deps.store;
     this.ports = deps.ports;
     this.rules = deps.rules;
     this.calendar = deps.calendar;
     this.logger = deps.logger;
+    this.events = deps.events;
   }
 
   /** The player's invite code (made the first time they ask) and the path of their link. */
@@ -124,6 +129,7 @@ export class InvitationsService {
     const invitationId = await this.ports.recordInvitation(inviterId, inviteeId);
     if (!invitationId) return { kind: 'ignored', why: 'not-new' };
     this.logger?.info({ inviterId, inviteeId, invitationId }, 'invitation accepted');
+    this.events?.emit('friends.changed', { playerIds: [inviterId, inviteeId] });
     return { kind: 'recorded', invitationId };
   }
 
@@ -161,7 +167,10 @@ export class InvitationsService {
       return outcome.kind === 'paid' ? outcome.grants : [];
     });
     const outcome = outcomes[0] ?? { kind: 'settled' };
-    if (outcome.kind === 'paid') this.logger?.info({ invitationId: id }, 'referral bonus paid');
+    if (outcome.kind === 'paid') {
+      this.logger?.info({ invitationId: id }, 'referral bonus paid');
+      this.events?.emit('friends.changed', { playerIds: outcome.grants.map((g) => g.userId) });
+    }
     return outcome;
   }
 

@@ -27,6 +27,10 @@ const LeaderboardPanel = deferredPart(() =>
 const TelegramLinkCard = lazy(() =>
   import('../telegram/TelegramLinkCard').then((m) => ({ default: m.TelegramLinkCard })),
 );
+// Friends, the invite link and its QR code: a player's only, after the screen is up.
+const FriendsCard = lazy(() =>
+  import('./friends/FriendsCard').then((m) => ({ default: m.FriendsCard })),
+);
 const WelcomeDialog = lazy(() =>
   import('./WelcomeDialog').then((m) => ({ default: m.WelcomeDialog })),
 );
@@ -85,6 +89,11 @@ export function GamePage() {
           {user && hydrated && telegramAppUrl && !inTelegram() && (
             <Suspense fallback={null}>
               <TelegramLinkCard userId={user.id} appUrl={telegramAppUrl} />
+            </Suspense>
+          )}
+          {user && hydrated && (
+            <Suspense fallback={null}>
+              <FriendsCard userId={user.id} />
             </Suspense>
           )}
         </div>

@@ -2,6 +2,7 @@ import {
   POINTS_PER_TAP,
   TAP_KEY_HEADER,
   type CreateSessionBody,
+  type CreateUserBody,
   type GameSession,
   type GameUser,
   type PlayerRecord,
@@ -26,8 +27,14 @@ export async function fetchPlayer(userId: string): Promise<PlayerRecord> {
   return json<PlayerRecord>(await apiRequest('GET', `/api/users/${userId}`));
 }
 
-export async function createPlayer(username: string, country: string): Promise<GameUser> {
-  return json<GameUser>(await apiRequest('POST', '/api/users', { username, country }));
+/** `ref`: the invite code the visitor arrived with, if any (the server checks it). */
+export async function createPlayer(
+  username: string,
+  country: string,
+  ref?: string,
+): Promise<GameUser> {
+  const body: CreateUserBody = { username, country, ...(ref ? { ref } : {}) };
+  return json<GameUser>(await apiRequest('POST', '/api/users', body));
 }
 
 /** A fresh session for this visit. */

@@ -23,6 +23,8 @@ export const gameKeys = {
   seasonUsers: ['/api/seasons/current/users'],
   seasonCountries: ['/api/seasons/current/countries'],
   seasons: (userId: string) => ['/api/users', userId, 'seasons'],
+  /** The player's friends board (friends/). */
+  friendsBoard: (userId: string) => ['/api/users', userId, 'friends', 'board'],
   /** The player's daily streak (streak/). */
   streak: (userId: string) => ['/api/users', userId, 'streak'],
   config: ['/api/game/config'],

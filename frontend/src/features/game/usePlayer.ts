@@ -10,6 +10,7 @@ import {
   type TelegramOutcome,
 } from '../telegram';
 import { createPlayer, fetchPlayer, openSession, withDeadline, type Player } from './game-api';
+import { inviteRef } from './friends/invite-ref';
 import { gameSocket } from './game-socket';
 import { gameKeys } from './queries';
 import { gameStorage } from './storage';
@@ -123,6 +124,10 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
   useEffect(() => {
     current.current = state.player;
   }, [state.player]);
+  // An invite link's code waits on the device for the player it brings (friends/invite-ref.ts).
+  useEffect(() => {
+    inviteRef.keep(window.location.search, gameStorage.userId() !== null);
+  }, []);
   /** The newest totals answered, kept for a player not loaded yet (a page's first seconds). */
   const newest = useRef<Answered | null>(null);
 
@@ -271,7 +276,8 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
   const createUser = useCallback(
     async (username: string, country: string) => {
       try {
-        const user = await createPlayer(username, country);
+        const user = await createPlayer(username, country, inviteRef.read());
+        inviteRef.forget();
         const created = await openSession(user);
         // Kept whole at once: a reload without the server (or a closed tab) finds the player.
         gameStorage.save(created.user.id, created.session.id);

@@ -7,7 +7,7 @@ import { throttle } from './throttle';
 const REFRESH_THROTTLE_MS = 1000;
 
 /**
- * After a counted tap: the player's rank, neighbours and season, and the boards when the game channel is
+ * After a counted tap: the player's rank, neighbours, season and friends board, and the boards when the game channel is
  * down (it pushes them otherwise). At most once a second during a burst, and once more when the
  * burst ends, so the tiles settle on the final figures.
  */
@@ -18,6 +18,7 @@ export function useRefreshAfterTap(): (userId: string) => void {
       void queryClient.invalidateQueries({ queryKey: gameKeys.rank(userId) });
       void queryClient.invalidateQueries({ queryKey: gameKeys.around(userId) });
       void queryClient.invalidateQueries({ queryKey: gameKeys.seasons(userId) });
+      void queryClient.invalidateQueries({ queryKey: gameKeys.friendsBoard(userId) });
       if (!gameSocket().connected) {
         void queryClient.invalidateQueries({ queryKey: gameKeys.users });
         void queryClient.invalidateQueries({ queryKey: gameKeys.countries });

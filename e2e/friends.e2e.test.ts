@@ -1,0 +1,123 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../backend/test-support';
+import { expectNoViolations } from './axe';
+import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { viewportOptions } from './seed';
+import { tapFast, until } from './setup';
+
+const executable = chromiumPath();
+
+describe.runIf(executable)('friends and invite links in a browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { REFERRAL_TAPS: '50' } });
+    browser = await launch(executable!);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const contextAt = (width: number): Promise<BrowserContext> =>
+    browser.newContext({
+      ...viewportOptions(width),
+      baseURL: server.url,
+      reducedMotion: 'reduce',
+      ...WITHOUT_SERVICE_WORKER,
+    });
+
+  /** Creates a player on /play (or the page at `path`) through the welcome dialog. */
+  async function createPlayer(page: Page, name: string, path = '/play') {
+    await page.goto(path);
+    await until(() => page.getByRole('dialog').isVisible()).toBe(true);
+    await page.getByLabel('Username', { exact: true }).fill(name);
+    await page.getByRole('button', { name: 'Start Playing!' }).click();
+    await until(() => page.getByRole('dialog').count()).toBe(0);
+  }
+
+  /** The friends board's rows as "rank name [relation] points" lines. */
+  const boardOf = (page: Page) =>
+    page
+      .getByTestId('friends-board')
+      .getByRole('listitem')
+      .evaluateAll((items) =>
+        items.map((item) =>
+          Array.from(item.children, (part) => (part.textContent ?? '').trim()).join(' '),
+        ),
+      );
+
+  it.each([360, 1280])(
+    'an invite link opened in a new browser makes a friend, whose taps the board shows live, at %i px',
+    async (width) => {
+      const suffix = `${width}_${Date.now().toString(36)}`;
+      const inviterName = `host_${suffix}`.slice(0, 20);
+      const friendName = `pal_${suffix}`.slice(0, 20);
+      const hostContext = await contextAt(width);
+      await hostContext.grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: server.url,
+      });
+      const host = await hostContext.newPage();
+      await createPlayer(host, inviterName);
+
+      const card = host.getByTestId('friends');
+      const linkBox = card.getByTestId('invite-link');
+      await until(() => linkBox.inputValue()).toMatch(/\/play\?ref=[a-z2-9]{8}$/);
+      const link = await linkBox.inputValue();
+      await until(boardOf.bind(null, host)).toEqual([`1 ${inviterName} you 0`]);
+
+      // Copy (this browser has no Web Share), with its visible confirmation.
+      await card.getByTestId('invite-copy').click();
+      await until(() => card.getByTestId('invite-copy').textContent()).toBe('Copied');
+      expect(await host.evaluate(() => navigator.clipboard.readText())).toBe(link);
+      await card.getByRole('button', { name: 'Show QR code' }).click();
+      await until(() => card.getByTestId('invite-qr').locator('svg').count()).toBe(1);
+      await expectNoViolations(host, `the invite panel at ${width}px`);
+
+      // The link in another browser: a new player, the inviter's friend.
+      const guestContext = await contextAt(width);
+      const guest = await guestContext.newPage();
+      await createPlayer(guest, friendName, new URL(link).pathname + new URL(link).search);
+      // Level on points: both first (in either order).
+      await until(async () => (await boardOf(guest)).sort()).toEqual(
+        [`1 ${friendName} you 0`, `1 ${inviterName} invited you 0`].sort(),
+      );
+      await until(async () => (await boardOf(host)).sort()).toEqual(
+        [`1 ${friendName} 0`, `1 ${inviterName} you 0`].sort(),
+      );
+      await until(() => card.getByTestId('invitation-state').textContent()).toBe('Joined');
+
+      // The friend taps: the host's board follows without a reload.
+      await tapFast(guest, 7);
+      await until(boardOf.bind(null, host)).toEqual([
+        `1 ${friendName} 7`,
+        `2 ${inviterName} you 0`,
+      ]);
+      await until(() => card.getByTestId('invitation-state').textContent()).toBe('Playing');
+      await expectNoViolations(host, `the friends board at ${width}px`);
+      await host.evaluate(() => window.scrollTo(0, 0));
+      await host.screenshot({ path: screenshotPath(`friends-host-${width}`), fullPage: true });
+      await guest.screenshot({ path: screenshotPath(`friends-guest-${width}`), fullPage: true });
+      await guestContext.close();
+      await hostContext.close();
+    },
+  );
+
+  it('changes nothing for a player who already plays and opens an invite link', async () => {
+    const context = await contextAt(360);
+    const page = await context.newPage();
+    await createPlayer(page, `old_${Date.now().toString(36)}`.slice(0, 20));
+    await until(() => page.getByTestId('invite-link').inputValue()).toMatch(/ref=/);
+    const other = await contextAt(360);
+    const inviter = await other.newPage();
+    await createPlayer(inviter, `inv_${Date.now().toString(36)}`.slice(0, 20));
+    const link = await inviter.getByTestId('invite-link').inputValue();
+    await page.goto(new URL(link).pathname + new URL(link).search);
+    await until(() => page.getByTestId('invite-link').inputValue()).toMatch(/ref=/);
+    expect(await page.evaluate(() => localStorage.getItem('tapgram.game.ref'))).toBeNull();
+    expect(await boardOf(page)).toHaveLength(1);
+    await other.close();
+    await context.close();
+  });
+});
