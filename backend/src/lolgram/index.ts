@@ -63,8 +63,6 @@ export function createLolgramFeature(
   const captionEdits = new CaptionEditsRepository(db.pool, postsRepository);
   const classifier = imageClassifier !== undefined ? imageClassifier : imageClassifierFor(config);
   const moderation = createModeration(deps, {
-    posts: postsRepository,
-    comments: commentsRepository,
     // What LOLGram moderates: its posts, checked by their image and caption, its comments, and
     // the edits of captions.
     contentTypes: [

@@ -67,6 +67,22 @@ export interface ModeratedContent<
   announce(client: pg.PoolClient, id: string, move: M): Promise<void>;
   /** What the dashboard shows of each item that still exists, by id. */
   previews(ids: string[]): Promise<Map<string, NonNullable<PreviewOf<T>>>>;
+  /** Users may report items of this type (absent: they cannot, as with edits). */
+  reports?: Reportable;
+}
+
+/** How a type of content is reported: whose an item is, and the words of a refusal. */
+export interface Reportable {
+  /**
+   * In the report's transaction: the author of an item `reporterId` may read and report, or null
+   * when there is none (gone, not public, or hidden from the reporter by a block).
+   */
+  authorOf(client: pg.PoolClient, id: string, reporterId: string): Promise<string | null>;
+  words: {
+    notFound: string;
+    own: string;
+    repeated: string;
+  };
 }
 
 /** The content types of this server, chosen at start-up. */

@@ -1,7 +1,5 @@
 import type { FeatureDeps } from '../../core/feature';
 import type { Live } from '../../live';
-import type { CommentsRepository } from '../comments/comments-repository';
-import type { PostsRepository } from '../posts/posts-repository';
 import { ContentChecker } from './content-checker';
 import { ContentTypes, type ModeratedContent } from './content-types';
 import { closeQueueOfDeletedContent } from './deleted-posts';
@@ -24,10 +22,6 @@ export function imageClassifierFor(config: FeatureDeps['config']): ImageClassifi
 }
 
 export interface ModerationParts {
-  /** Reports are of posts: their author and visibility. */
-  posts: PostsRepository;
-  /** Reports are of comments too: their author and whether the reporter may read them. */
-  comments: CommentsRepository;
   /** What this server moderates, each kind with its adapter. */
   contentTypes: ModeratedContent[];
   /** The image check, if any: warmed up at start, its state on the dashboard. */
@@ -39,7 +33,7 @@ export interface ModerationParts {
 /** Moderation: the automatic check of new content, reports, the queue, decisions, analytics. */
 export function createModeration(
   { config, logger, db, redis, events }: FeatureDeps,
-  { posts, comments, contentTypes, imageClassifier, live }: ModerationParts,
+  { contentTypes, imageClassifier, live }: ModerationParts,
 ) {
   const queue = new QueueRepository(db.pool);
   const types = new ContentTypes(contentTypes, events);
@@ -53,15 +47,13 @@ export function createModeration(
     },
     logger,
   );
-  const service = new ModerationService(
-    db.pool,
+  const service = new ModerationService({
+    pool: db.pool,
     queue,
-    posts,
-    comments,
     types,
-    { reportsPerHour: config.MODERATION_REPORTS_PER_HOUR },
+    settings: { reportsPerHour: config.MODERATION_REPORTS_PER_HOUR },
     events,
-  );
+  });
   closeQueueOfDeletedContent(events, queue);
   pushOutcomes(events, live);
   const imageCheckState = () => imageClassifier?.state() ?? 'off';

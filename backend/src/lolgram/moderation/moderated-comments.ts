@@ -1,3 +1,4 @@
+import { commentMessages } from '@tapgram/shared';
 import type { EventBus } from '../../core/events';
 import '../comments/events';
 import type {
@@ -23,6 +24,15 @@ export function moderatedComments({
   const scorer = new TextScorer('comment');
   return {
     type: 'comment',
+
+    reports: {
+      authorOf: (client, id, reporterId) => comments.readableAuthor(client, id, reporterId),
+      words: {
+        notFound: commentMessages.notFound,
+        own: commentMessages.cannotReportOwn,
+        repeated: commentMessages.alreadyReported,
+      },
+    },
 
     checkNew(check) {
       events.on('comment.created', ({ commentId }) => check(commentId));

@@ -31,6 +31,15 @@ export function moderatedPosts({
   return {
     type: 'post',
 
+    reports: {
+      authorOf: (client, id) => posts.visibleAuthor(client, id),
+      words: {
+        notFound: 'Post not found',
+        own: 'You cannot report your own post',
+        repeated: 'You already reported this post',
+      },
+    },
+
     checkNew(check) {
       events.on('post.created', ({ postId }) => check(postId));
     },

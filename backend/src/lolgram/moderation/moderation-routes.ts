@@ -2,6 +2,7 @@ import {
   moderationDecisionBodySchema,
   popularQuerySchema,
   reportBodySchema,
+  type ModeratedContentType,
 } from '@tapgram/shared';
 import { Router } from 'express';
 import { checkReadiness } from '../../core/health';
@@ -14,6 +15,12 @@ import type { ImageCheckState } from './scoring';
 import type { StatsRepository } from './stats-repository';
 
 /** Mounted inside the LOLGram router, after the viewer is resolved. */
+/** The content types users report, by the path of their collection. */
+const REPORTED: [path: string, type: ModeratedContentType][] = [
+  ['posts', 'post'],
+  ['comments', 'comment'],
+];
+
 export function moderationRouter(
   service: ModerationService,
   stats: StatsRepository,
@@ -27,17 +34,14 @@ export function moderationRouter(
     next();
   });
 
-  router.post('/posts/:id/report', async (req, res) => {
-    const body = parseInput(reportBodySchema, req.body);
-    await service.report(requireViewer(req, res), req.params.id, body);
-    res.status(201).json({ reported: true });
-  });
-
-  router.post('/comments/:id/report', async (req, res) => {
-    const body = parseInput(reportBodySchema, req.body);
-    await service.reportComment(requireViewer(req, res), req.params.id, body);
-    res.status(201).json({ reported: true });
-  });
+  // One shape for any content type that takes reports: /<type>s/:id/report.
+  for (const [path, contentType] of REPORTED) {
+    router.post(`/${path}/:id/report`, async (req, res) => {
+      const body = parseInput(reportBodySchema, req.body);
+      await service.report(requireViewer(req, res), contentType, req.params.id, body);
+      res.status(201).json({ reported: true });
+    });
+  }
 
   router.get('/admin/moderation/queue', async (_req, res) => {
     res.json(await service.queue(viewerOf(res)));

@@ -1,7 +1,7 @@
 import {
-  commentMessages,
   moderationNotes,
   type ModerationDecision,
+  type ModeratedContentType,
   type ModerationDecisionAnswer,
   type ModerationQueueEntry,
   type PostStatus,
@@ -18,61 +18,55 @@ import {
 } from '../../core/errors';
 import type { EventBus } from '../../core/events';
 import { isId } from '../../core/ids';
-import type { CommentsRepository } from '../comments/comments-repository';
-import type { PostsRepository } from '../posts/posts-repository';
 import type { ContentMove, ContentTypes } from './content-types';
 import './events';
 import type { QueueRepository } from './queue-repository';
 
+export interface ModerationServiceDeps {
+  pool: pg.Pool;
+  queue: QueueRepository;
+  /** The content types moderated: each reports, previews and decides through its adapter. */
+  types: ContentTypes;
+  settings: { reportsPerHour: number };
+  events: EventBus;
+}
+
 /** Who may moderate, reports, and decisions on content of every type with their audit trail. */
 export class ModerationService {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly queueRepo: QueueRepository,
-    private readonly posts: PostsRepository,
-    private readonly comments: CommentsRepository,
-    private readonly types: ContentTypes,
-    private readonly settings: { reportsPerHour: number },
-    private readonly events: EventBus,
-  ) {}
+  private readonly pool: pg.Pool;
+  private readonly queueRepo: QueueRepository;
+  private readonly types: ContentTypes;
+  private readonly settings: { reportsPerHour: number };
+  private readonly events: EventBus;
 
-  report(viewer: Viewer, postId: string, body: ReportBody): Promise<void> {
-    return this.fileReport(viewer, 'post', postId, body, {
-      authorOf: (client) => this.posts.visibleAuthor(client, postId),
-      notFound: 'Post not found',
-      own: 'You cannot report your own post',
-      repeated: 'You already reported this post',
-    });
+  constructor({ pool, queue, types, settings, events }: ModerationServiceDeps) {
+    this.pool = pool;
+    this.queueRepo = queue;
+    this.types = types;
+    this.settings = settings;
+    this.events = events;
   }
 
-  /** A user reports a comment they can read: it joins the queue as a comment item. */
-  reportComment(viewer: Viewer, commentId: string, body: ReportBody): Promise<void> {
-    return this.fileReport(viewer, 'comment', commentId, body, {
-      authorOf: (client) => this.comments.readableAuthor(client, commentId, viewer.id),
-      notFound: commentMessages.notFound,
-      own: commentMessages.cannotReportOwn,
-      repeated: commentMessages.alreadyReported,
-    });
-  }
-
-  private async fileReport(
+  /**
+   * A user reports an item they can read, of any type whose adapter takes reports: it joins the
+   * queue (or the item already waiting there), once per user and item, within the hourly limit.
+   */
+  async report(
     viewer: Viewer,
-    contentType: 'post' | 'comment',
+    contentType: ModeratedContentType,
     contentId: string,
     { reason, details }: ReportBody,
-    words: {
-      authorOf: (client: pg.PoolClient) => Promise<string | null>;
-      notFound: string;
-      own: string;
-      repeated: string;
-    },
   ): Promise<void> {
+    const reportable = this.types.of(contentType)?.reports;
+    if (!reportable) throw new NotFoundError('Not found');
+    const { words } = reportable;
     if (!isId(contentId)) throw new NotFoundError(words.notFound);
     await withTransaction(this.pool, async (client) => {
-      const author = await words.authorOf(client);
+      const author = await reportable.authorOf(client, contentId, viewer.id);
       if (!author) throw new NotFoundError(words.notFound);
-      if (!can(viewer, 'content.report', { authorId: author }))
+      if (!can(viewer, 'content.report', { authorId: author })) {
         throw new ValidationError(words.own);
+      }
       const recent = await this.queueRepo.lockReporterAndCount(client, viewer.id);
       if (recent >= this.settings.reportsPerHour) {
         throw new TooManyRequestsError('Too many reports: try again later');

@@ -65,23 +65,21 @@ export class QueueRepository {
       reporterId,
     ]);
     const { rows } = await client.query<{ n: number }>(
-      `SELECT ((SELECT count(*) FROM post_reports
-                 WHERE reporter_id = $1 AND created_at > now() - interval '1 hour')
-             + (SELECT count(*) FROM comment_reports
-                 WHERE reporter_id = $1 AND created_at > now() - interval '1 hour'))::int AS n`,
+      `SELECT count(*)::int AS n FROM content_reports
+        WHERE reporter_id = $1 AND created_at > now() - interval '1 hour'`,
       [reporterId],
     );
     return rows[0].n;
   }
 
   /**
-   * Records a report once per user and post (or comment), with the queue item it joined; false
+   * Records a report once per user and piece of content, with the queue item it joined; false
    * when this user already reported it.
    */
   async addReport(
     client: pg.PoolClient,
     report: {
-      contentType: 'post' | 'comment';
+      contentType: ModeratedContentType;
       contentId: string;
       reporterId: string;
       reason: ReportReason;
@@ -90,12 +88,16 @@ export class QueueRepository {
     },
   ): Promise<boolean> {
     const { rowCount } = await client.query(
-      report.contentType === 'post'
-        ? `INSERT INTO post_reports (post_id, reporter_id, reason, details, queue_id)
-           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`
-        : `INSERT INTO comment_reports (comment_id, reporter_id, reason, details, queue_id)
-           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [report.contentId, report.reporterId, report.reason, report.details || null, report.queueId],
+      `INSERT INTO content_reports (content_type, content_id, reporter_id, reason, details, queue_id)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+      [
+        report.contentType,
+        report.contentId,
+        report.reporterId,
+        report.reason,
+        report.details || null,
+        report.queueId,
+      ],
     );
     return (rowCount ?? 0) > 0;
   }
@@ -103,10 +105,7 @@ export class QueueRepository {
   /** The users whose reports a queue item gathered. */
   async reporters(client: Queryable, queueId: string): Promise<string[]> {
     const { rows } = await client.query<{ reporter_id: string }>(
-      `SELECT reporter_id FROM (
-         SELECT reporter_id, created_at FROM post_reports WHERE queue_id = $1
-         UNION ALL
-         SELECT reporter_id, created_at FROM comment_reports WHERE queue_id = $1) r
+      `SELECT reporter_id FROM content_reports WHERE queue_id = $1
         ORDER BY created_at, reporter_id`,
       [queueId],
     );

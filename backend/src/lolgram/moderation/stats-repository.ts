@@ -50,7 +50,7 @@ export class StatsRepository {
       ),
       this.db.query<{ reason: string; count: number }>(
         `SELECT reason, count(*)::int AS count
-           FROM (SELECT reason FROM post_reports UNION ALL SELECT reason FROM comment_reports) r
+           FROM content_reports
           GROUP BY reason ORDER BY count DESC, reason LIMIT 20`,
       ),
     ]);

@@ -55,7 +55,7 @@ describe('reports', () => {
     const item = await itemFor(post.id);
     expect(item).toMatchObject({ reportCount: 2, reason: 'Reported: spam; Reported: other' });
     const { rows } = await server.db.pool.query(
-      'SELECT reason, details FROM post_reports WHERE post_id = $1 ORDER BY reason',
+      "SELECT reason, details FROM content_reports WHERE content_type = 'post' AND content_id = $1 ORDER BY reason",
       [post.id],
     );
     expect(rows).toEqual([
@@ -92,7 +92,7 @@ describe('reports', () => {
     const statuses = answers.map((res) => res.status).sort();
     expect(statuses).toEqual([...Array(LIMIT).fill(201), ...Array(LIMIT).fill(429)]);
     const { rows } = await server.db.pool.query(
-      'SELECT count(*)::int AS n FROM post_reports WHERE reporter_id = $1',
+      "SELECT count(*)::int AS n FROM content_reports WHERE content_type = 'post' AND reporter_id = $1",
       [busy.user.id],
     );
     expect(rows[0].n).toBe(LIMIT);
@@ -190,4 +190,41 @@ describe('reports', () => {
       expect(rows[0]).toEqual({ posts: 0, comments: 0 });
     },
   );
+
+  it('keeps the reports of every type in one table, which lose them with their content', async () => {
+    const post = await makeVisiblePost(author, { caption: 'reported and deleted' });
+    const reporter = await makeAccount(server.url);
+    const comment = await author.agent
+      .post(`/api/lolgram/posts/${post.id}/comments`)
+      .send({ text: 'a comment to report' });
+    expect(comment.status).toBe(201);
+    const commentId = (comment.body as { id: string }).id;
+    // The comment is public once its check ends.
+    await expect
+      .poll(
+        async () =>
+          (
+            await reporter.agent.post(`/api/lolgram/comments/${commentId}/report`).send({
+              reason: 'spam',
+            })
+          ).status,
+      )
+      .toBe(201);
+    expect((await report(reporter, post.id, { reason: 'other' })).status).toBe(201);
+    const count = async () =>
+      (
+        await server.db.pool.query<{ type: string; n: number }>(
+          `SELECT content_type AS type, count(*)::int AS n FROM content_reports
+            WHERE content_id = ANY($1::uuid[]) GROUP BY content_type ORDER BY content_type`,
+          [[post.id, commentId]],
+        )
+      ).rows;
+    expect(await count()).toEqual([
+      { type: 'comment', n: 1 },
+      { type: 'post', n: 1 },
+    ]);
+    // Deleting the post deletes its comments, and each one's reports with it.
+    expect((await author.agent.delete(`/api/lolgram/posts/${post.id}`)).status).toBe(204);
+    expect(await count()).toEqual([]);
+  });
 });
