@@ -129,4 +129,21 @@ export type PlayerActionBody = z.infer<typeof playerActionBodySchema>;
 export const playerActionsSchema = z.array(playerActionSchema);
 
 /** GET /api/admin/game/leaderboard.csv: its header row. */
-export const LEADERBOARD_CSV_COLUMNS = ['rank', 'id', 'username', 'country', 'points'] as const;
+/**
+ * The payout export's columns: a player's rank and points on the board, then what the points are
+ * made of (taps, check-in bonuses, referral bonuses) and their season results apart: the running
+ * season's points, and the last archived season's points and final rank (empty: not on it).
+ */
+export const LEADERBOARD_CSV_COLUMNS = [
+  'rank',
+  'id',
+  'username',
+  'country',
+  'points',
+  'taps',
+  'streak_bonus',
+  'referral_bonus',
+  'season_points',
+  'last_season_points',
+  'last_season_rank',
+] as const;

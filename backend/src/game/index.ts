@@ -129,10 +129,10 @@ export async function createGameFeature(
   const operators = new OperatorsService(
     db.pool,
     new OperatorsRepository(db.pool, suspicionRules(config), today),
-    repos.players,
     store,
     events,
     referrals,
+    calendar,
   );
   const router = Router();
   router.use(

@@ -188,6 +188,10 @@ describe.each(storageModes)('invitations and the referral bonus (%s mode)', (mod
     const season = (await request(server.url).get('/api/seasons/current/users?limit=1000'))
       .body as { id: string; totalPoints: number }[];
     expect(season.find((row) => row.id === inviter.user.id)?.totalPoints).toBe(BONUS);
+    // The payout export explains the points: taps, check-in bonuses, referral bonuses apart.
+    const csv = (await admin.agent.get('/api/admin/game/leaderboard.csv')).text.split('\n');
+    const row = csv.find((line) => line.includes(inviter.user.id))!.split(',');
+    expect(row.slice(4, 9)).toEqual([`${BONUS}`, '0', '0', `${BONUS}`, `${BONUS}`]);
     const history = await request(server.url)
       .get(`/api/users/${invitee.user.id}/bonuses`)
       .set('Cookie', invitee.cookie);

@@ -199,6 +199,27 @@ export class OperatorsRepository {
     };
   }
 
+  /**
+   * What each player's points are made of, for the export: their taps (as Postgres holds them:
+   * with Redis, as of the last flush), the check-in and referral bonuses paid them, and their
+   * points and final rank in season `lastSeason` (null: not on it).
+   */
+  async payoutParts(ids: string[], lastSeason: number): Promise<Map<string, PayoutParts>> {
+    const { rows } = await this.db.query<PayoutParts & { id: string }>(
+      `SELECT u.id, u.country, u.total_taps::float8 AS taps,
+              coalesce((SELECT sum(points) FROM game_streak_claims s WHERE s.user_id = u.id), 0)::float8
+                AS streak,
+              coalesce((SELECT sum(points) FROM game_referral_bonuses r WHERE r.user_id = u.id), 0)::float8
+                AS referral,
+              ls.points::float8 AS "lastPoints", ls.final_rank AS "lastRank"
+         FROM game_users u
+         LEFT JOIN game_season_scores ls ON ls.user_id = u.id AND ls.season = $2
+        WHERE u.id = ANY($1::uuid[])`,
+      [ids, lastSeason],
+    );
+    return new Map(rows.map(({ id, ...parts }) => [id, parts]));
+  }
+
   /** Appends a freeze or unfreeze to the audit trail. */
   async recordAction(
     playerId: string,
@@ -259,6 +280,15 @@ export class OperatorsRepository {
       ),
     };
   }
+}
+
+export interface PayoutParts {
+  country: string;
+  taps: number;
+  streak: number;
+  referral: number;
+  lastPoints: number | null;
+  lastRank: number | null;
 }
 
 export interface FrozenState {

@@ -2,6 +2,8 @@ import type { LEADERBOARD_CSV_COLUMNS } from '@tapgram/shared';
 import {
   boardRanks,
   referralCancelReasons,
+  seasonAt,
+  type SeasonCalendar,
   type PlayerAction,
   type PlayerDetail,
   type PlayerSort,
@@ -30,10 +32,10 @@ export class OperatorsService {
   constructor(
     private readonly pool: pg.Pool,
     private readonly repo: OperatorsRepository,
-    private readonly game: GameRepository,
     private readonly store: GameStore,
     private readonly events: EventBus,
     private readonly referrals: Pick<ReferralRepository, 'cancelUnpaid'>,
+    private readonly calendar: SeasonCalendar,
   ) {}
 
   players(search: string, sort: PlayerSort, limit: number, offset: number): Promise<PlayersPage> {
@@ -123,10 +125,15 @@ export class OperatorsService {
   async *leaderboardRows(): AsyncGenerator<CsvRow[]> {
     let position = 0;
     let last: { points: number; rank: number } | null = null;
+    const season = seasonAt(await this.store.now(), this.calendar);
     for (;;) {
       const page = await this.store.board(position, EXPORT_PAGE);
       if (page.length === 0) return;
-      const countries = await this.game.countriesOf(page.map((entry) => entry.id));
+      const ids = page.map((entry) => entry.id);
+      const [parts, seasonPoints] = await Promise.all([
+        this.repo.payoutParts(ids, season - 1),
+        this.store.scores(season, ids),
+      ]);
       const points = page.map((entry) => entry.totalPoints);
       // A page that starts level with the previous page's last row shares its rank.
       const firstRank = last?.points === points[0] ? last.rank : position + 1;
@@ -135,8 +142,14 @@ export class OperatorsService {
         rank: ranks[index],
         id: entry.id,
         username: entry.username,
-        country: countries.get(entry.id) ?? '',
+        country: parts.get(entry.id)?.country ?? '',
         points: entry.totalPoints,
+        taps: parts.get(entry.id)?.taps ?? 0,
+        streak_bonus: parts.get(entry.id)?.streak ?? 0,
+        referral_bonus: parts.get(entry.id)?.referral ?? 0,
+        season_points: seasonPoints.get(entry.id) ?? 0,
+        last_season_points: parts.get(entry.id)?.lastPoints ?? '',
+        last_season_rank: parts.get(entry.id)?.lastRank ?? '',
       }));
       position += page.length;
       last = { points: points[points.length - 1], rank: ranks[ranks.length - 1] };

@@ -399,12 +399,14 @@ describe.each(storageModes)('game operators (%s mode)', (mode) => {
       /^attachment; filename="?tapgram-leaderboard-\d{4}-\d\d-\d\d\.csv"?$/,
     );
     const lines = res.text.trim().split('\n');
-    expect(lines[0]).toBe('rank,id,username,country,points');
+    expect(lines[0]).toBe(
+      'rank,id,username,country,points,taps,streak_bonus,referral_bonus,season_points,last_season_points,last_season_rank',
+    );
     const top = [a, b].sort((x, y) => (x.user.id < y.user.id ? 1 : -1));
-    expect(lines.slice(1, 3)).toEqual(
-      top.map(
-        (p) => `1,${p.user.id},${p.user.username},${p.user.country},${10 * MILESTONE_POINTS}`,
-      ),
+    // The points, then what they are made of (all taps here, no bonus), then the seasons'.
+    const points = 10 * MILESTONE_POINTS;
+    expect(lines.slice(1, 3).map((line) => line.split(',').slice(0, 8).join(','))).toEqual(
+      top.map((p) => `1,${p.user.id},${p.user.username},${p.user.country},${points},${points},0,0`),
     );
     expect(res.text).not.toContain(frozen.user.id);
     const ranks = lines.slice(1).map((line) => Number(line.split(',')[0]));
