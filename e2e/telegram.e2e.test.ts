@@ -267,6 +267,61 @@ describe.runIf(executable)('TapGram as a Telegram Mini App', () => {
     await telegram.close();
   });
 
+  it("counts a startapp invitation once, and shares a player's own invite through Telegram", async () => {
+    // The inviter plays in Telegram too.
+    const inviterUser = makeTelegramUser();
+    const made = await request(server.url)
+      .post('/api/telegram/session')
+      .send({ initData: signInitData(inviterUser), country: 'FR' });
+    const inviter = made.body as { user: { id: string; username: string } };
+    const inviterCookie = String(made.headers['set-cookie']).split(';')[0];
+    const { code } = (
+      await request(server.url)
+        .get(`/api/users/${inviter.user.id}/invite`)
+        .set('Cookie', inviterCookie)
+    ).body as { code: string };
+
+    const invitee = makeTelegramUser();
+    const context = await telegramContext();
+    const page = await context.newPage();
+    await page.goto(`/play${launchHash(signInitData(invitee, { startParam: code }))}`);
+    const dialog = page.getByRole('dialog');
+    await until(() => dialog.isVisible()).toBe(true);
+    await page.getByLabel('Country').selectOption('JP');
+    await page.getByRole('button', { name: 'Start Playing!' }).click();
+    await until(() => dialog.count()).toBe(0);
+    await until(() => storedPlayerId(page)).toBeTruthy();
+    const inviteeId = await storedPlayerId(page);
+
+    const invitations = async () =>
+      (
+        (
+          await request(server.url)
+            .get(`/api/users/${inviter.user.id}/invitations`)
+            .set('Cookie', inviterCookie)
+        ).body as { invitations: { invitee: { id: string } }[] }
+      ).invitations.map((invitation) => invitation.invitee.id);
+    await until(invitations).toEqual([inviteeId]);
+
+    // The same launch again (a reload) counts nothing more.
+    await page.reload();
+    await until(() => page.getByTestId('stat-Country').textContent()).toContain('JP');
+    expect(await invitations()).toEqual([inviteeId]);
+
+    // The invitee's own invite link opens the Mini App, and Share is Telegram's.
+    const link = page.getByTestId('invite-link');
+    await until(() => link.inputValue()).toMatch(
+      /^https:\/\/t\.me\/TapGramTestBot\/play\?startapp=/,
+    );
+    await page.getByTestId('invite').getByRole('button', { name: 'Share' }).click();
+    await until(() => lastCall(page, 'web_app_open_tg_link')).toBeTruthy();
+    const opened = await lastCall(page, 'web_app_open_tg_link');
+    expect(String(opened?.path_full)).toContain('/share/url?url=');
+    expect(decodeURIComponent(String(opened?.path_full))).toContain(await link.inputValue());
+    await page.screenshot({ path: screenshotPath('telegram-invite-360'), fullPage: true });
+    await context.close();
+  });
+
   it('leaves the web game as it was: no Telegram shell, the usual welcome', async () => {
     const context = await browser.newContext({
       ...viewportOptions(360),

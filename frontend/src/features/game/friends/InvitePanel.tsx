@@ -1,8 +1,10 @@
-import { invitePath } from '@tapgram/shared';
+import { invitePath, telegramStartLink } from '@tapgram/shared';
 import { Check, Copy, QrCode as QrIcon, Share2 } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { inTelegram, telegramShell } from '../../telegram';
+import { useGameConfig } from '../queries';
 import { useInvite } from './friends-queries';
 
 const QrCode = lazy(() => import('./QrCode').then((m) => ({ default: m.QrCode })));
@@ -10,17 +12,28 @@ const QrCode = lazy(() => import('./QrCode').then((m) => ({ default: m.QrCode })
 /** How long "Copied" shows after a copy. */
 const COPIED_MS = 2500;
 
+const SHARE_TEXT = 'Tap with me on TapGram!';
+
 /**
  * The player's invite link: Share (the Web Share API where the device has it), else Copy with a
- * visible "Copied"; and a QR code behind a button, for an event screen.
+ * visible "Copied"; and a QR code behind a button, for an event screen. In Telegram's Mini App the
+ * link opens the Mini App with the code (`t.me/<bot>/<app>?startapp=<code>`) and Share is
+ * Telegram's own.
  */
 export function InvitePanel({ userId, bonus }: { userId: string; bonus: number | undefined }) {
   const invite = useInvite(userId);
   const [copied, setCopied] = useState(false);
   const [failed, setFailed] = useState(false);
   const [qr, setQr] = useState(false);
-  const link = invite.data ? `${window.location.origin}${invitePath(invite.data.code)}` : '';
-  const canShare = typeof navigator.share === 'function';
+  const appUrl = useGameConfig().data?.telegramAppUrl;
+  const telegramApp = inTelegram() ? appUrl : undefined;
+  const code = invite.data?.code;
+  const link = !code
+    ? ''
+    : telegramApp
+      ? telegramStartLink(telegramApp, code)
+      : `${window.location.origin}${invitePath(code)}`;
+  const canShare = telegramApp !== undefined || typeof navigator.share === 'function';
 
   const copy = async () => {
     try {
@@ -33,8 +46,9 @@ export function InvitePanel({ userId, bonus }: { userId: string; bonus: number |
     }
   };
   const share = async () => {
+    if (telegramApp && telegramShell.share(link, SHARE_TEXT)) return;
     try {
-      await navigator.share({ title: 'TapGram', text: 'Tap with me on TapGram!', url: link });
+      await navigator.share({ title: 'TapGram', text: SHARE_TEXT, url: link });
     } catch (error) {
       // Closed by the player: nothing to say. Refused by the device: copy instead.
       if (!(error instanceof DOMException && error.name === 'AbortError')) await copy();
