@@ -10,8 +10,13 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../hooks/use-toast';
+import { focusWhenReady } from '../../lib/focus-when-ready';
 import { rendererOf } from './moderated-content';
 import { useModerate, useModerationQueue } from './queries';
+
+const QUEUE_EMPTY = 'moderation-queue-empty';
+const queueItem = (id: string) =>
+  document.querySelector<HTMLElement>(`[data-queue-id="${CSS.escape(id)}"]`);
 
 function QueueItem({ item }: { item: ModerationQueueEntry }) {
   const moderate = useModerate();
@@ -19,6 +24,12 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
   const standing = content.standing(item);
   const [confirmReject, setConfirmReject] = useState(false);
   const send = async (decision: ModerationDecision) => {
+    // What comes next in the queue: the item below, else the one above, else the empty queue.
+    const card = queueItem(item.id);
+    const li = card?.closest('li');
+    const neighbour = (li?.nextElementSibling ?? li?.previousElementSibling)
+      ?.querySelector('[data-queue-id]')
+      ?.getAttribute('data-queue-id');
     const answer = await moderate.mutateAsync({
       queueId: item.id,
       decision,
@@ -28,6 +39,11 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
       title: decision === 'approved' ? 'Content approved' : 'Content rejected',
       description: content.outcome(answer),
     });
+    // Once the decided item has left the list (it is read again), not before.
+    focusWhenReady(() => {
+      if (queueItem(item.id)) return null;
+      return (neighbour ? queueItem(neighbour) : null) ?? document.getElementById(QUEUE_EMPTY);
+    }, card);
   };
   const approve = async () => {
     try {
@@ -38,7 +54,15 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
     }
   };
   return (
-    <Card className="flex flex-col gap-4 sm:flex-row" data-testid="queue-item">
+    <Card
+      className="flex flex-col gap-4 sm:flex-row"
+      data-testid="queue-item"
+      data-queue-id={item.id}
+      role="group"
+      aria-label={`Queue item: ${content.noun}`}
+      // Focusable by script only: the focus lands here when the item before it is decided.
+      tabIndex={-1}
+    >
       {content.media(item)}
       <div className="min-w-0 flex-1 space-y-1 text-sm wrap-anywhere">
         {content.summary(item)}
@@ -83,7 +107,9 @@ export function ModerationTab() {
   if (queue.isError) return <p className="text-red-400">Failed to fetch moderation queue</p>;
   if (queue.data.length === 0) {
     return (
-      <p className="py-12 text-center text-slate-400">Nothing to review: the queue is empty.</p>
+      <p id={QUEUE_EMPTY} tabIndex={-1} className="py-12 text-center text-slate-400">
+        Nothing to review: the queue is empty.
+      </p>
     );
   }
   return (

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { useAuth } from '../auth';
+import { FOCUS_TARGETS } from './lib/focus-targets';
 import { NotificationBell } from './notifications';
 import { UserAvatar } from './ui/UserAvatar';
 import { WalletSlot } from './account';
@@ -52,6 +53,7 @@ export function LolgramHeader({
           {state.isAuthenticated && state.user ? (
             <button
               type="button"
+              id={FOCUS_TARGETS.account}
               onClick={onOpenProfile}
               aria-label="Your profile"
               className="flex h-11 w-11 items-center justify-center rounded-full"

@@ -11,6 +11,8 @@ import {
 import { Input } from '../../../components/ui/input';
 import { NoSuchAccountError, signedInBefore, useAuth } from '../../auth';
 import { WalletSlot } from './WalletSlot';
+import { focusWhenReady } from '../../../lib/focus-when-ready';
+import { FOCUS_TARGETS } from '../lib/focus-targets';
 
 type AuthMode = 'login' | 'signup';
 
@@ -88,6 +90,11 @@ export function AuthDialog({
     onOpenChange(next);
   };
   const close = () => change(false);
+  // Signed in: the dialog goes, and the focus to the signed-in header's account button.
+  const signedInClose = () => {
+    close();
+    focusWhenReady(() => document.getElementById(FOCUS_TARGETS.account));
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -103,7 +110,7 @@ export function AuthDialog({
     setWorking(true);
     try {
       await work();
-      close();
+      signedInClose();
     } catch (error) {
       const noAccount = error instanceof NoSuchAccountError;
       setMissing(noAccount ? error.username : null);
@@ -136,7 +143,7 @@ export function AuthDialog({
           <DialogDescription className="text-center">{text.description}</DialogDescription>
         </DialogHeader>
 
-        <WalletSlot onSignedIn={close} />
+        <WalletSlot onSignedIn={signedInClose} />
 
         <div
           className="flex items-center gap-3 text-xs text-slate-400 uppercase"

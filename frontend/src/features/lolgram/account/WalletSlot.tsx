@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { useWalletHost, WalletPending, type WalletSlotKind } from './wallet-host';
-import { WalletButton, WalletSection } from './wallet-lazy';
+import { useWalletHost, WalletPending, type WalletProve, type WalletSlotKind } from './wallet-host';
+import { WalletButton, WalletProofButton, WalletSection } from './wallet-lazy';
 import { QuietBoundary } from '../ui/QuietBoundary';
 
 /**
@@ -12,9 +12,11 @@ import { QuietBoundary } from '../ui/QuietBoundary';
 export function WalletSlot({
   onSignedIn,
   kind = 'sign-in',
+  prove,
 }: {
   onSignedIn?: () => void;
   kind?: WalletSlotKind;
+  prove?: WalletProve;
 }) {
   const register = useWalletHost();
   const [element, setElement] = useState<HTMLDivElement | null>(null);
@@ -25,14 +27,20 @@ export function WalletSlot({
   }, [onSignedIn]);
   useEffect(() => {
     if (!register || !element) return;
-    return register({ element, kind, onSignedIn: () => latest.current?.() });
-  }, [register, element, kind]);
+    return register({ element, kind, prove, onSignedIn: () => latest.current?.() });
+  }, [register, element, kind, prove]);
 
   if (register) return <div ref={setElement} data-testid="wallet-slot" />;
   return (
     <QuietBoundary what="Wallet sign-in">
       <Suspense fallback={<WalletPending />}>
-        {kind === 'account' ? <WalletButton /> : <WalletSection onSignedIn={onSignedIn} />}
+        {kind === 'prove' && prove ? (
+          <WalletProofButton {...prove} />
+        ) : kind === 'account' ? (
+          <WalletButton />
+        ) : (
+          <WalletSection onSignedIn={onSignedIn} />
+        )}
       </Suspense>
     </QuietBoundary>
   );

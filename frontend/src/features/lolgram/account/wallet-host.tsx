@@ -2,7 +2,14 @@ import { createContext, Suspense, useCallback, useContext, useState, type ReactN
 import { createPortal } from 'react-dom';
 import { useHydrated } from '../../../lib/hydration';
 import { QuietBoundary } from '../ui/QuietBoundary';
-import { WalletAutoSignIn, WalletButton, WalletProviders, WalletSection } from './wallet-lazy';
+import type { SignInProof } from '@tapgram/shared';
+import {
+  WalletAutoSignIn,
+  WalletButton,
+  WalletProofButton,
+  WalletProviders,
+  WalletSection,
+} from './wallet-lazy';
 
 /** The wallet adapter's key of the wallet chosen last time (the spec's walletName). */
 const WALLET_NAME_KEY = 'walletName';
@@ -11,7 +18,7 @@ const WALLET_NAME_KEY = 'walletName';
  * What a wallet slot shows: the sign-in button with its note ('sign-in'), or a signed-in wallet
  * user's own wallet, connected or not ('account').
  */
-export type WalletSlotKind = 'sign-in' | 'account';
+export type WalletSlotKind = 'sign-in' | 'account' | 'prove';
 
 /** A place in the page that shows a wallet button. */
 export interface WalletSlotPlace {
@@ -19,6 +26,14 @@ export interface WalletSlotPlace {
   kind: WalletSlotKind;
   /** Called once a wallet sign-in this button started has finished. */
   onSignedIn: () => void;
+  /** 'prove': the button's words, and where the wallet's signature goes. */
+  prove?: WalletProve;
+}
+
+/** A signature asked of the wallet for an account setting (see WalletProofButton). */
+export interface WalletProve {
+  label: string;
+  onProof: (proof: SignInProof) => void;
 }
 
 type Register = (place: WalletSlotPlace) => () => void;
@@ -86,7 +101,9 @@ export function WalletHost({ children }: { children: ReactNode }) {
                 createPortal(
                   <QuietBoundary what="Wallet sign-in">
                     <Suspense fallback={<WalletPending />}>
-                      {place.kind === 'account' ? (
+                      {place.kind === 'prove' && place.prove ? (
+                        <WalletProofButton {...place.prove} />
+                      ) : place.kind === 'account' ? (
                         <WalletButton />
                       ) : (
                         <WalletSection onSignedIn={place.onSignedIn} />

@@ -1,3 +1,4 @@
+import type { SignInProof } from '@tapgram/shared';
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 
 type Lazy<Props> = LazyExoticComponent<ComponentType<Props>>;
@@ -15,3 +16,5 @@ export const WalletButton: Lazy<Record<string, never>> = lazy(() =>
 export const WalletAutoSignIn: Lazy<Record<string, never>> = lazy(() =>
   import('../../wallet').then((m) => ({ default: m.WalletAutoSignIn })),
 );
+export const WalletProofButton: Lazy<{ label: string; onProof: (proof: SignInProof) => void }> =
+  lazy(() => import('../../wallet').then((m) => ({ default: m.WalletProofButton })));

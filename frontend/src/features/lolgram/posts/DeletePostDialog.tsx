@@ -1,7 +1,9 @@
 import type { Post } from '@tapgram/shared';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { toast } from '../../../hooks/use-toast';
+import { focusWhenReady } from '../../../lib/focus-when-ready';
 import { serverError } from '../../../lib/server-error';
+import { FOCUS_TARGETS, postCard } from '../lib/focus-targets';
 import { useDeletePost } from './useOwnPost';
 
 /** Asks the author before a post is deleted for good. */
@@ -28,9 +30,19 @@ export function DeletePostDialog({
       workingLabel="Deleting..."
       failure={(error) => serverError(error, 'Failed to delete the post')}
       onConfirm={async () => {
+        // What comes next in its list: the post below it, else the one above, else the feed.
+        const card = postCard(post.id);
+        const neighbour = (card?.nextElementSibling ?? card?.previousElementSibling)?.getAttribute(
+          'data-post-id',
+        );
         await remove.mutateAsync();
         toast({ title: 'Post deleted' });
         onDeleted?.();
+        focusWhenReady(
+          () =>
+            (neighbour ? postCard(neighbour) : null) ?? document.getElementById(FOCUS_TARGETS.feed),
+          card,
+        );
       }}
     />
   );

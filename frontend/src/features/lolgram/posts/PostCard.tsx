@@ -50,6 +50,9 @@ export function PostCard({
     <article
       ref={viewRef}
       aria-label={`Post by ${post.username}`}
+      data-post-id={post.id}
+      // Focusable by script only: the focus lands here when the post above it is deleted.
+      tabIndex={-1}
       className="@container border-b border-slate-800 pb-3 sm:rounded-2xl sm:border sm:bg-slate-900/60"
     >
       <header className="flex items-center gap-3 px-3 py-2">

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { useHydrated } from '../../../lib/hydration';
 import { EmptyState } from '../ui/EmptyState';
 import { LoadMoreButton } from '../ui/LoadMoreButton';
+import { FOCUS_TARGETS } from '../lib/focus-targets';
 import { PostCard } from '../posts';
 import { StoryBubbles, useFeed } from '../post-lists';
 
@@ -24,7 +25,13 @@ export function FeedTab({ onCreatePost }: { onCreatePost: () => void }) {
   }
 
   return (
-    <div className="flex flex-col">
+    <section
+      id={FOCUS_TARGETS.feed}
+      aria-label="Feed"
+      // Focusable by script only: the focus lands here when one's post is deleted.
+      tabIndex={-1}
+      className="flex flex-col"
+    >
       <StoryBubbles posts={feed.posts} onYourStory={onCreatePost} />
       {feed.isError && (
         <p role="alert" className="px-4 py-3 text-center text-sm text-red-400">
@@ -39,7 +46,7 @@ export function FeedTab({ onCreatePost }: { onCreatePost: () => void }) {
         <FeedCards posts={feed.posts} />
       )}
       <LoadMoreButton pages={feed} className="mx-4 my-6" />
-    </div>
+    </section>
   );
 }
 

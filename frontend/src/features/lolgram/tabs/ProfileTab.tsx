@@ -7,8 +7,8 @@ import { useAuth } from '../../auth';
 import { AvatarUpload, ProfileHeader, EditProfileDialog, useUserByUsername } from '../profile';
 import { BlockedList } from '../relations';
 import { UserPostsGrid, useSavedPosts, useUserPosts } from '../post-lists';
-import { SoonBadge } from '../ui/SoonBadge';
 import { WalletSlot } from '../account';
+import { SettingsDialog } from '../settings';
 import { SignedOutProfile } from './SignedOutProfile';
 
 const TAB =
@@ -36,6 +36,7 @@ function SavedGrid({ userId }: { userId: string }) {
 function OwnProfile({ signedIn, wallet }: { signedIn: LolgramUser; wallet: boolean }) {
   const { logout } = useAuth();
   const [editing, setEditing] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const [avatarProblem, setAvatarProblem] = useState<string | null>(null);
   const fresh = useUserByUsername(signedIn.username);
   const user = fresh.data?.id === signedIn.id ? fresh.data : signedIn;
@@ -59,12 +60,11 @@ function OwnProfile({ signedIn, wallet }: { signedIn: LolgramUser; wallet: boole
         </Button>
         <Button
           variant="secondary"
-          className="h-11"
-          disabled
-          aria-label="Profile settings (Coming Soon)"
+          className="h-11 w-11"
+          aria-label="Settings"
+          onClick={() => setSettingsOpen(true)}
         >
-          <Settings className="h-4 w-4" aria-hidden="true" />
-          <SoonBadge label="Coming Soon" />
+          <Settings className="h-5 w-5" aria-hidden="true" />
         </Button>
       </div>
       {/* A wallet account's wallet: its address, copy, change or disconnect. */}
@@ -100,6 +100,7 @@ function OwnProfile({ signedIn, wallet }: { signedIn: LolgramUser; wallet: boole
         Log out
       </Button>
       <EditProfileDialog user={user} open={editing} onOpenChange={setEditing} />
+      <SettingsDialog open={settingsOpen} onOpenChange={setSettingsOpen} />
     </section>
   );
 }
