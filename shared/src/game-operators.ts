@@ -114,6 +114,31 @@ export const playerDetailSchema = operatorPlayerSchema.extend({
 });
 export type PlayerDetail = z.infer<typeof playerDetailSchema>;
 
+/** Invited players from one network that make an inviter look like an invitation farm. */
+export const REFERRAL_FARM_NETWORK_INVITEES = 3;
+/** A paid invitee who stopped within this share above the threshold "stopped right after it". */
+export const REFERRAL_FARM_STOP_MARGIN = 0.1;
+
+/**
+ * GET /api/admin/game/players/:id/referrals: the player's invitations as an operator checks them
+ * for an invitation farm, with the evidence: how many invited players and their bonuses' states,
+ * invited players created from one network, and paid ones who stopped right after the threshold.
+ */
+export const referralEvidenceSchema = z.object({
+  invited: z.number().int(),
+  paid: z.number().int(),
+  cancelled: z.number().int(),
+  /** Why it looks like a farm (empty: nothing does). */
+  reasons: z.array(z.string()),
+  /** Networks (hashed, shortened) shared by REFERRAL_FARM_NETWORK_INVITEES or more invitees. */
+  networks: z.array(z.object({ network: z.string(), invitees: z.number().int() })),
+  /** Paid invitees who have not tapped since the payment's day and stayed near the threshold. */
+  stopped: z.array(
+    z.object({ id: z.string(), username: z.string(), taps: z.number().int(), lastDay: z.string() }),
+  ),
+});
+export type ReferralEvidence = z.infer<typeof referralEvidenceSchema>;
+
 export const PLAYER_ACTION_REASON_MAX = 500;
 
 /** POST /api/admin/game/players/:id/freeze and /unfreeze. */

@@ -133,6 +133,7 @@ export async function createGameFeature(
     events,
     referrals,
     calendar,
+    config.REFERRAL_TAPS,
   );
   const router = Router();
   router.use(

@@ -5,6 +5,7 @@ import {
   invitationsSchema,
   inviteSchema,
   referralCancelReasons,
+  referralEvidenceSchema,
   referralWaitingReason,
   type Invitations,
 } from '@tapgram/shared';
@@ -221,6 +222,36 @@ describe.each(storageModes)('invitations and the referral bonus (%s mode)', (mod
     const later = await invitationsOf(inviter, other.url);
     expect(later.invitations.map((i) => i.state)).toEqual(['paid', 'paid']);
     expect((await pointsOf(inviter)).totalPoints).toBe(2 * BONUS);
+  });
+
+  it('shows operators the evidence of an invitation farm', async () => {
+    const inviter = await makePlayer(server.url);
+    const code = await codeOf(inviter);
+    // Every test request comes from one address: one network.
+    const invitees = [];
+    for (let i = 0; i < 3; i += 1) invitees.push(await makeInvitee(server.url, code));
+    await playedYesterday(invitees[0], 5);
+    await playToday(invitees[0], 5, 5);
+    expect((await invitationsOf(inviter)).invitations.map((i) => i.state).sort()).toEqual([
+      'joined',
+      'joined',
+      'paid',
+    ]);
+    const res = await admin.agent.get(`/api/admin/game/players/${inviter.user.id}/referrals`);
+    const evidence = expectAnswer(referralEvidenceSchema, res.body);
+    expect(evidence).toMatchObject({ invited: 3, paid: 1, cancelled: 0 });
+    expect(evidence.reasons).toEqual([
+      '3 invited players from one network',
+      '1 of 1 paid invited players stopped right after the threshold',
+    ]);
+    expect(evidence.stopped).toEqual([
+      expect.objectContaining({ id: invitees[0].user.id, taps: 10 }),
+    ]);
+    // Operators only.
+    const player = await request(server.url)
+      .get(`/api/admin/game/players/${inviter.user.id}/referrals`)
+      .set('Cookie', inviter.cookie);
+    expect(player.status).toBe(401);
   });
 
   it("cancels a frozen inviter's unpaid bonus, with its reason in the audit", async () => {

@@ -1,9 +1,13 @@
-import type {
-  OperatorPlayer,
-  PlayerAction,
-  PlayerDay,
-  PlayerSession,
-  PlayerSort,
+import {
+  dayDate,
+  REFERRAL_FARM_NETWORK_INVITEES,
+  REFERRAL_FARM_STOP_MARGIN,
+  type OperatorPlayer,
+  type PlayerAction,
+  type PlayerDay,
+  type PlayerSession,
+  type PlayerSort,
+  type ReferralEvidence,
 } from '@tapgram/shared';
 import type { Queryable } from '../../core/db';
 import { scoreParams, scoreSql, suspicionOf, type SuspicionRules } from './suspicion';
@@ -218,6 +222,63 @@ export class OperatorsRepository {
       [ids, lastSeason],
     );
     return new Map(rows.map(({ id, ...parts }) => [id, parts]));
+  }
+
+  /**
+   * The player's invitations as evidence of an invitation farm (see referralEvidenceSchema):
+   * `threshold` is REFERRAL_TAPS.
+   */
+  async referralEvidence(inviterId: string, threshold: number): Promise<ReferralEvidence> {
+    const [counts, networks, stopped] = await Promise.all([
+      this.db.query<{ invited: number; paid: number; cancelled: number }>(
+        `SELECT count(*)::int AS invited,
+                count(*) FILTER (WHERE state = 'paid')::int AS paid,
+                count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled
+           FROM game_invitations WHERE inviter_id = $1`,
+        [inviterId],
+      ),
+      this.db.query<{ network: string; invitees: number }>(
+        `SELECT left(u.network, 10) AS network, count(*)::int AS invitees
+           FROM game_invitations i JOIN game_users u ON u.id = i.invitee_id
+          WHERE i.inviter_id = $1 AND u.network IS NOT NULL
+          GROUP BY u.network HAVING count(*) >= $2
+          ORDER BY invitees DESC LIMIT 5`,
+        [inviterId, REFERRAL_FARM_NETWORK_INVITEES],
+      ),
+      this.db.query<{ id: string; username: string; taps: number; lastDay: number }>(
+        `SELECT u.id, u.username, coalesce(sum(d.taps), 0)::float8 AS taps,
+                coalesce(max(d.day), 0) AS "lastDay"
+           FROM game_invitations i
+           JOIN game_users u ON u.id = i.invitee_id
+           LEFT JOIN game_daily_taps d ON d.user_id = u.id AND d.taps > 0
+          WHERE i.inviter_id = $1 AND i.state = 'paid'
+          GROUP BY u.id, u.username, i.settled_at
+         HAVING coalesce(sum(d.taps), 0) < $2
+            AND coalesce(max(d.day), 0) <= floor(extract(epoch FROM i.settled_at) / 86400)
+          ORDER BY u.username LIMIT 50`,
+        [inviterId, threshold * (1 + REFERRAL_FARM_STOP_MARGIN)],
+      ),
+    ]);
+    const { invited, paid, cancelled } = counts.rows[0];
+    const reasons: string[] = networks.rows.map(
+      (n) => `${n.invitees.toLocaleString('en-US')} invited players from one network`,
+    );
+    if (stopped.rows.length > 0) {
+      reasons.push(
+        `${stopped.rows.length.toLocaleString('en-US')} of ${paid.toLocaleString('en-US')} paid invited players stopped right after the threshold`,
+      );
+    }
+    return {
+      invited,
+      paid,
+      cancelled,
+      reasons,
+      networks: networks.rows,
+      stopped: stopped.rows.map((row) => ({
+        ...row,
+        lastDay: row.lastDay ? dayDate(row.lastDay) : '',
+      })),
+    };
   }
 
   /** Appends a freeze or unfreeze to the audit trail. */

@@ -27,6 +27,10 @@ export function operatorsRouter(service: OperatorsService, adminOnly: RequestHan
     res.json(await service.detail(parseInput(idSchema, req.params.id)));
   });
 
+  router.get('/admin/game/players/:id/referrals', async (req, res) => {
+    res.json(await service.referralEvidence(parseInput(idSchema, req.params.id)));
+  });
+
   for (const [action, frozen] of [
     ['freeze', true],
     ['unfreeze', false],

@@ -3,6 +3,7 @@ import {
   boardRanks,
   referralCancelReasons,
   seasonAt,
+  type ReferralEvidence,
   type SeasonCalendar,
   type PlayerAction,
   type PlayerDetail,
@@ -36,6 +37,8 @@ export class OperatorsService {
     private readonly events: EventBus,
     private readonly referrals: Pick<ReferralRepository, 'cancelUnpaid'>,
     private readonly calendar: SeasonCalendar,
+    /** REFERRAL_TAPS: the threshold an invited player who "stopped right after it" stayed near. */
+    private readonly referralTaps: number,
   ) {}
 
   players(search: string, sort: PlayerSort, limit: number, offset: number): Promise<PlayersPage> {
@@ -112,6 +115,12 @@ export class OperatorsService {
         await audit.recordAction(player, admin.id, 'cancel-referral', invitation.reason);
       }
     }
+  }
+
+  /** The player's invitations, with the evidence of an invitation farm. */
+  async referralEvidence(id: string): Promise<ReferralEvidence> {
+    if (!(await this.repo.findPlayer(id))) throw new NotFoundError('Player not found');
+    return this.repo.referralEvidence(id, this.referralTaps);
   }
 
   recentActions(): Promise<PlayerAction[]> {

@@ -13,6 +13,7 @@ import { FrozenBadge, SuspicionReasons, SuspicionScore } from './player-badges';
 import { count, date, when } from './player-format';
 import { usePlayer, type PlayerActionKind } from './player-queries';
 import { PlayerHistory } from './PlayerHistory';
+import { PlayerReferrals } from './PlayerReferrals';
 import { PlayerSignals } from './PlayerSignals';
 
 const PLAYERS_TAB = '/admin?tab=players';
@@ -100,6 +101,7 @@ function PlayerView({ player, back }: { player: PlayerDetail; back: string }) {
         <SuspicionReasons suspicion={player.suspicion} />
       </section>
       <PlayerSignals days={player.days} />
+      <PlayerReferrals id={player.id} back={back} />
       <PlayerHistory player={player} back={back} />
       <FreezeDialog player={player} action={action} open={asking} onOpenChange={setAsking} />
     </>

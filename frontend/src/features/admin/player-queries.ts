@@ -5,6 +5,7 @@ import type {
   PlayerDetail,
   PlayersPage,
   PlayersQuery,
+  ReferralEvidence,
   Sent,
 } from '@tapgram/shared';
 import {
@@ -30,6 +31,7 @@ export const playerKeys = {
     })}`,
   ],
   detail: (id: string) => [`${GAME_ADMIN}/players/${encodeURIComponent(id)}`],
+  referrals: (id: string) => [`${GAME_ADMIN}/players/${encodeURIComponent(id)}/referrals`],
   actions: [`${GAME_ADMIN}/actions`],
 };
 
@@ -46,6 +48,11 @@ export function usePlayers(query: PlayersQuery) {
 
 export function usePlayer(id: string) {
   return useQuery<PlayerDetail>({ queryKey: playerKeys.detail(id) });
+}
+
+/** The player's invitations and the evidence of an invitation farm. */
+export function usePlayerReferrals(id: string) {
+  return useQuery<ReferralEvidence>({ queryKey: playerKeys.referrals(id) });
 }
 
 export function usePlayerActions() {
