@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { expectNoViolations } from './axe';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
-import { viewportOptions } from './seed';
+import { newAdmin, post, signIn, viewportOptions } from './seed';
 import { tapFast, until } from './setup';
 
 const executable = chromiumPath();
@@ -120,4 +120,38 @@ describe.runIf(executable)('friends and invite links in a browser', () => {
     await other.close();
     await context.close();
   });
+  it.each([360, 1280])(
+    "shows an operator an inviter's invitations as evidence of a farm, at %i px",
+    async (width) => {
+      const stamp = `${width}_${Date.now().toString(36)}`;
+      const inviter = await post(server.url, '/api/users', {
+        username: `farm_${stamp}`.slice(0, 20),
+        country: 'GB',
+      });
+      const invite = await fetch(`${server.url}/api/users/${inviter.body.id}/invite`, {
+        headers: { cookie: inviter.cookie },
+      });
+      const { code } = (await invite.json()) as { code: string };
+      // Three invited players from this one address: one network.
+      for (let i = 0; i < 3; i += 1) {
+        await post(server.url, '/api/users', {
+          username: `bot${i}_${stamp}`.slice(0, 20),
+          country: 'GB',
+          ref: code,
+        });
+      }
+      const admin = await newAdmin(server);
+      const context = await contextAt(width);
+      const page = await context.newPage();
+      await signIn(page, server.url, admin);
+      await page.goto(`/admin/players/${inviter.body.id}`);
+      const section = page.getByTestId('player-referrals');
+      await until(() => section.textContent()).toContain('3 invited players from one network');
+      expect(await section.textContent()).toContain('Invited 3: 0 bonuses paid, 0 cancelled.');
+      await expectNoViolations(page, `an inviter's invitations at ${width}px`);
+      await section.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: screenshotPath(`friends-operator-${width}`) });
+      await context.close();
+    },
+  );
 });
