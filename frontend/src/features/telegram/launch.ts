@@ -8,9 +8,18 @@ const KEPT = 'tapgram.telegram.launch';
 let read = false;
 let params: URLSearchParams | null = null;
 
+/**
+ * Whether the page may be in Telegram's webview: its apps give the page a bridge object, its web
+ * clients show the page in a frame. Elsewhere the tab's storage is not even opened (its first use
+ * costs a phone tens of milliseconds during hydration).
+ */
+const maybeTelegram = () => 'TelegramWebviewProxy' in window || window.parent !== window;
+
 function readParams(): URLSearchParams | null {
   if (typeof window === 'undefined') return null;
-  const fromHash = new URLSearchParams(window.location.hash.slice(1));
+  const hash = window.location.hash;
+  if (!hash.includes('tgWebAppData') && !maybeTelegram()) return null;
+  const fromHash = new URLSearchParams(hash.slice(1));
   try {
     if (fromHash.has('tgWebAppData')) {
       // Kept for this tab: a reload inside Telegram's webview may come without the hash.
