@@ -254,6 +254,25 @@ describe.each(storageModes)('invitations and the referral bonus (%s mode)', (mod
     expect(player.status).toBe(401);
   });
 
+  it("cancels a frozen invitee's unpaid bonus for both sides, and pays nothing after", async () => {
+    const inviter = await makePlayer(server.url);
+    const invitee = await makeInvitee(server.url, await codeOf(inviter));
+    await playedYesterday(invitee, 5);
+    await playToday(invitee, 5, 5);
+    const frozen = await admin.agent
+      .post(`/api/admin/game/players/${invitee.user.id}/freeze`)
+      .send({ reason: 'script' });
+    expect(frozen.status).toBe(200);
+    const reason = referralCancelReasons.inviteeFrozen('script');
+    const { invitations } = await invitationsOf(inviter, other.url);
+    expect(invitations[0]).toMatchObject({ state: 'cancelled', reason });
+    expect((await pointsOf(inviter)).totalPoints).toBe(0);
+    const detail = await admin.agent.get(`/api/admin/game/players/${inviter.user.id}`);
+    expect(detail.body.actions).toEqual([
+      expect.objectContaining({ action: 'cancel-referral', reason }),
+    ]);
+  });
+
   it("cancels a frozen inviter's unpaid bonus, with its reason in the audit", async () => {
     const inviter = await makePlayer(server.url);
     const invitee = await makeInvitee(server.url, await codeOf(inviter));
