@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
+import { Keypair } from '@solana/web3.js';
+import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { expectNoViolations } from './axe';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, photo, post, signIn, upload, viewportOptions } from './seed';
@@ -180,6 +182,35 @@ describe.runIf(executable)('LOLGram settings and focus in a browser', () => {
     });
     expect(taken.status).toBe(409);
     expect(await taken.json()).toEqual({ error: 'This username is not available' });
+  });
+
+  it('links a wallet to a password account by its signature, and unlinks it', async () => {
+    const me = await account('linker');
+    const keypair = Keypair.generate();
+    const address = keypair.publicKey.toBase58();
+    const page = await open(360);
+    await page.addInitScript({ content: testWalletScript(keypair.secretKey, { signIn: true }) });
+    await signIn(page, server.url, me.username);
+    const dialog = await openSettings(page);
+    await dialog.getByRole('button', { name: 'Select Wallet' }).click();
+    await page.getByRole('button', { name: /Test Wallet/ }).click();
+    // Connected, not yet linked: the person signs the link themselves.
+    const sign = dialog.getByRole('button', { name: /^Sign to link/ });
+    await sign.click();
+    await until(() => dialog.getByText(/^Linked:/).textContent()).toBe(
+      `Linked: ${address.slice(0, 4)}…${address.slice(-4)}`,
+    );
+    await page.screenshot({ path: screenshotPath('settings-360-wallet-linked') });
+    const settings = await page.evaluate(async () =>
+      (await fetch('/api/lolgram/users/me/settings')).json(),
+    );
+    expect(settings).toMatchObject({ hasPassword: true, walletAddress: address });
+    await dialog.getByRole('button', { name: 'Unlink wallet' }).click();
+    await dialog.getByRole('button', { name: /^Sign to link/ }).waitFor();
+    const after = await page.evaluate(async () =>
+      (await fetch('/api/lolgram/users/me/settings')).json(),
+    );
+    expect(after).toMatchObject({ walletAddress: null });
   });
 
   it.each([320, 1280])(
