@@ -48,7 +48,7 @@ describe.runIf(executable)('friends and invite links in a browser', () => {
         ),
       );
 
-  it.each([360, 1280])(
+  it.each([320, 360, 1280])(
     'an invite link opened in a new browser makes a friend, whose taps the board shows live, at %i px',
     async (width) => {
       const suffix = `${width}_${Date.now().toString(36)}`;
