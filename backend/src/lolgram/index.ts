@@ -78,9 +78,17 @@ export function createLolgramFeature(
     imageClassifier: classifier,
     live,
   });
-  const posts = new PostsService(db.pool, postsRepository, images, uploads, feedCache, events, {
-    firstComments: (postIds, viewerId) =>
-      commentsRepository.firstComments(postIds, viewerId, FEED_CARD_COMMENTS),
+  const posts = new PostsService({
+    pool: db.pool,
+    posts: postsRepository,
+    images,
+    uploads,
+    feedCache,
+    events,
+    extras: {
+      firstComments: (postIds, viewerId) =>
+        commentsRepository.firstComments(postIds, viewerId, FEED_CARD_COMMENTS),
+    },
   });
   handlePostEvents(events, { feedCache });
   accounts.settings.addErasure(lolgramErasure(new NotificationsRepository(db.pool)));
@@ -120,13 +128,27 @@ export function createLolgramFeature(
   router.use(
     '/lolgram',
     followsRouter(
-      new FollowsService(db.pool, follows, blocks, accounts.users, accounts.service, events),
+      new FollowsService({
+        pool: db.pool,
+        follows,
+        blocks,
+        users: accounts.users,
+        accounts: accounts.service,
+        events,
+      }),
     ),
   );
   router.use(
     '/lolgram',
     blocksRouter(
-      new BlocksService(db.pool, blocks, follows, accounts.users, accounts.service, events),
+      new BlocksService({
+        pool: db.pool,
+        blocks,
+        follows,
+        users: accounts.users,
+        accounts: accounts.service,
+        events,
+      }),
     ),
   );
   router.use(
@@ -135,7 +157,16 @@ export function createLolgramFeature(
   );
   router.use(
     '/lolgram',
-    postsRouter(posts, new OwnPostsService(db.pool, postsRepository, captionEdits, images, events)),
+    postsRouter(
+      posts,
+      new OwnPostsService({
+        pool: db.pool,
+        posts: postsRepository,
+        captionEdits,
+        images,
+        events,
+      }),
+    ),
   );
   router.use('/lolgram', commentsRouter(comments));
   router.use('/lolgram', moderation.router);

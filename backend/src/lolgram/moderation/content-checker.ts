@@ -12,6 +12,14 @@ export interface CheckSettings {
 
 const RECHECK_BATCH = 100;
 
+export interface ContentCheckerDeps {
+  pool: pg.Pool;
+  queue: QueueRepository;
+  types: ContentTypes;
+  settings: CheckSettings;
+  logger: Logger;
+}
+
 /**
  * The automatic check of new content, of every type, off the request path. An item is written
  * 'checking' (public nowhere) and leaves that state only here: public, or held at the hold
@@ -21,13 +29,18 @@ export class ContentChecker {
   private readonly running = new Set<Promise<void>>();
   private stopping = false;
 
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly queue: QueueRepository,
-    private readonly types: ContentTypes,
-    private readonly settings: CheckSettings,
-    private readonly logger: Logger,
-  ) {
+  private readonly pool: pg.Pool;
+  private readonly queue: QueueRepository;
+  private readonly types: ContentTypes;
+  private readonly settings: CheckSettings;
+  private readonly logger: Logger;
+
+  constructor({ pool, queue, types, settings, logger }: ContentCheckerDeps) {
+    this.pool = pool;
+    this.queue = queue;
+    this.types = types;
+    this.settings = settings;
+    this.logger = logger;
     for (const type of types.all()) type.checkNew((id) => this.checkNow(type, id));
   }
 

@@ -37,16 +37,16 @@ export function createModeration(
 ) {
   const queue = new QueueRepository(db.pool);
   const types = new ContentTypes(contentTypes, events);
-  const checker = new ContentChecker(
-    db.pool,
+  const checker = new ContentChecker({
+    pool: db.pool,
     queue,
     types,
-    {
+    settings: {
       queueThreshold: config.MODERATION_QUEUE_THRESHOLD,
       holdThreshold: config.MODERATION_HOLD_THRESHOLD,
     },
     logger,
-  );
+  });
   const service = new ModerationService({
     pool: db.pool,
     queue,

@@ -24,13 +24,13 @@ export function createNotifications(
     help: 'Pushes of an unread notification count sent by this node (coalesced per user)',
     registers: [metrics.registry],
   });
-  const pusher = new UnreadPusher(
-    (userId) => repository.unreadCount(userId),
+  const pusher = new UnreadPusher({
+    unreadCount: (userId) => repository.unreadCount(userId),
     live,
     logger,
-    () => pushes.inc(),
-    redis ? redisPushSlot(redis, config.REDIS_PREFIX) : null,
-  );
+    onPush: () => pushes.inc(),
+    slot: redis ? redisPushSlot(redis, config.REDIS_PREFIX) : null,
+  });
   const service = new NotificationsService(db.pool, repository, pusher);
   if (config.NOTIFICATIONS) handleNotificationEvents(events, service);
   const pruning = createExpiryCleanup(

@@ -23,6 +23,18 @@ export function redisPushSlot(redis: Redis, prefix: string): PushSlot {
   };
 }
 
+export interface UnreadPusherDeps {
+  /** The user's unread count, read when a push is due. */
+  unreadCount: (userId: string) => Promise<number>;
+  live: Live;
+  logger: Logger;
+  /** Called on each push sent (a metric). */
+  onPush?: () => void;
+  /** With Redis: one node pushes a user's count per interval. */
+  slot?: PushSlot | null;
+  intervalMs?: number;
+}
+
 /**
  * Tells a user's screens their unread count after it changed, coalesced: however many changes
  * come in a second (a storm of LOLs), the user gets one push a second at most, with the count read
@@ -35,14 +47,28 @@ export class UnreadPusher {
   private readonly running = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(
-    private readonly unreadCount: (userId: string) => Promise<number>,
-    private readonly live: Live,
-    private readonly logger: Logger,
-    private readonly onPush: () => void = () => undefined,
-    private readonly slot: PushSlot | null = null,
-    private readonly intervalMs = NOTIFICATION_PUSH_INTERVAL_MS,
-  ) {}
+  private readonly unreadCount: (userId: string) => Promise<number>;
+  private readonly live: Live;
+  private readonly logger: Logger;
+  private readonly onPush: () => void;
+  private readonly slot: PushSlot | null;
+  private readonly intervalMs: number;
+
+  constructor({
+    unreadCount,
+    live,
+    logger,
+    onPush = () => undefined,
+    slot = null,
+    intervalMs = NOTIFICATION_PUSH_INTERVAL_MS,
+  }: UnreadPusherDeps) {
+    this.unreadCount = unreadCount;
+    this.live = live;
+    this.logger = logger;
+    this.onPush = onPush;
+    this.slot = slot;
+    this.intervalMs = intervalMs;
+  }
 
   /** The user's unread notifications changed. */
   changed(userId: string): void {

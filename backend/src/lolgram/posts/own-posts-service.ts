@@ -10,6 +10,14 @@ import './events';
 import type { CaptionEditsRepository } from './caption-edits-repository';
 import type { PostsRepository } from './posts-repository';
 
+export interface OwnPostsServiceDeps {
+  pool: pg.Pool;
+  posts: PostsRepository;
+  captionEdits: CaptionEditsRepository;
+  images: ImageStore;
+  events: EventBus;
+}
+
 /**
  * What an author does with their own posts once they are up: change the caption, delete them.
  * Nobody else may, admins included (they reject through moderation). Someone else's post is
@@ -17,13 +25,19 @@ import type { PostsRepository } from './posts-repository';
  * everywhere else.
  */
 export class OwnPostsService {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly posts: PostsRepository,
-    private readonly captionEdits: CaptionEditsRepository,
-    private readonly images: ImageStore,
-    private readonly events: EventBus,
-  ) {}
+  private readonly pool: pg.Pool;
+  private readonly posts: PostsRepository;
+  private readonly captionEdits: CaptionEditsRepository;
+  private readonly images: ImageStore;
+  private readonly events: EventBus;
+
+  constructor({ pool, posts, captionEdits, images, events }: OwnPostsServiceDeps) {
+    this.pool = pool;
+    this.posts = posts;
+    this.captionEdits = captionEdits;
+    this.images = images;
+    this.events = events;
+  }
 
   /**
    * Records the new caption as an edit that waits for moderation's automatic check, as a new post

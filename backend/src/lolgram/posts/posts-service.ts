@@ -29,6 +29,17 @@ import type { ImageAccess, PostsRepository } from './posts-repository';
 import { ACCOUNT_GONE, can, listedStatuses, type Viewer } from '../../accounts';
 import { isId } from '../../core/ids';
 
+export interface PostsServiceDeps {
+  pool: pg.Pool;
+  posts: PostsRepository;
+  images: ImageStore;
+  uploads: ImageUploads;
+  feedCache: FeedCache;
+  events: EventBus;
+  /** What each feed card shows beside its post (its first comments). */
+  extras: FeedExtras;
+}
+
 /** What a feed card shows beside its post, read for a whole page at once. */
 export interface FeedExtras {
   /** The first comments of each post that the reader may see, by post id. */
@@ -37,15 +48,23 @@ export interface FeedExtras {
 
 /** The rules of posts: who may post, the image pipeline, the feed, LOLs and views. */
 export class PostsService {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly posts: PostsRepository,
-    private readonly images: ImageStore,
-    private readonly uploads: ImageUploads,
-    private readonly feedCache: FeedCache,
-    private readonly events: EventBus,
-    private readonly extras: FeedExtras,
-  ) {}
+  private readonly pool: pg.Pool;
+  private readonly posts: PostsRepository;
+  private readonly images: ImageStore;
+  private readonly uploads: ImageUploads;
+  private readonly feedCache: FeedCache;
+  private readonly events: EventBus;
+  private readonly extras: FeedExtras;
+
+  constructor({ pool, posts, images, uploads, feedCache, events, extras }: PostsServiceDeps) {
+    this.pool = pool;
+    this.posts = posts;
+    this.images = images;
+    this.uploads = uploads;
+    this.feedCache = feedCache;
+    this.events = events;
+    this.extras = extras;
+  }
 
   async create(
     viewer: Viewer,

@@ -10,20 +10,36 @@ import type { BlocksRepository } from './blocks-repository';
 import './events';
 import type { FollowsRepository } from './follows-repository';
 
+export interface BlocksServiceDeps {
+  pool: pg.Pool;
+  blocks: BlocksRepository;
+  follows: FollowsRepository;
+  users: UsersRepository;
+  accounts: UsersService;
+  events: EventBus;
+}
+
 /**
  * Blocking: one's own blocks only, never oneself. A block ends the follows between the two, both
  * ways, with their counts, in the transaction that adds it. It is private: the blocked user is
  * told nothing, and no call answers them whether someone blocked them.
  */
 export class BlocksService {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly blocks: BlocksRepository,
-    private readonly follows: FollowsRepository,
-    private readonly users: UsersRepository,
-    private readonly accounts: UsersService,
-    private readonly events: EventBus,
-  ) {}
+  private readonly pool: pg.Pool;
+  private readonly blocks: BlocksRepository;
+  private readonly follows: FollowsRepository;
+  private readonly users: UsersRepository;
+  private readonly accounts: UsersService;
+  private readonly events: EventBus;
+
+  constructor({ pool, blocks, follows, users, accounts, events }: BlocksServiceDeps) {
+    this.pool = pool;
+    this.blocks = blocks;
+    this.follows = follows;
+    this.users = users;
+    this.accounts = accounts;
+    this.events = events;
+  }
 
   /** Whether the viewer has blocked `userId`. */
   async status(viewer: Viewer, userId: string): Promise<BlockState> {

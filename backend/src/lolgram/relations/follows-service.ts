@@ -9,16 +9,32 @@ import './events';
 import type { FollowsRepository } from './follows-repository';
 import type { BlocksRepository } from './blocks-repository';
 
+export interface FollowsServiceDeps {
+  pool: pg.Pool;
+  follows: FollowsRepository;
+  blocks: BlocksRepository;
+  users: UsersRepository;
+  accounts: UsersService;
+  events: EventBus;
+}
+
 /** Who follows whom: one's own follows only, never oneself, counts kept exact. */
 export class FollowsService {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly follows: FollowsRepository,
-    private readonly blocks: BlocksRepository,
-    private readonly users: UsersRepository,
-    private readonly accounts: UsersService,
-    private readonly events: EventBus,
-  ) {}
+  private readonly pool: pg.Pool;
+  private readonly follows: FollowsRepository;
+  private readonly blocks: BlocksRepository;
+  private readonly users: UsersRepository;
+  private readonly accounts: UsersService;
+  private readonly events: EventBus;
+
+  constructor({ pool, follows, blocks, users, accounts, events }: FollowsServiceDeps) {
+    this.pool = pool;
+    this.follows = follows;
+    this.blocks = blocks;
+    this.users = users;
+    this.accounts = accounts;
+    this.events = events;
+  }
 
   async isFollowing(followerId: string, userId: string): Promise<boolean> {
     if (!isId(followerId) || !isId(userId)) return false;
