@@ -1,5 +1,5 @@
 import { USERNAME_MAX_LENGTH, usernameError } from '@tapgram/shared';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -33,20 +33,29 @@ export function WelcomeDialog({
   return <WelcomeForm open={open} onCreate={onCreate} telegramName={telegramName} />;
 }
 
+/** The dialog's content, which no Escape, outside click or close button dismisses. */
+function StayingContent({ children }: { children: ReactNode }) {
+  return (
+    <DialogContent
+      hideClose
+      onEscapeKeyDown={(event) => event.preventDefault()}
+      onPointerDownOutside={(event) => event.preventDefault()}
+      onInteractOutside={(event) => event.preventDefault()}
+    >
+      {children}
+    </DialogContent>
+  );
+}
+
 function TelegramProblem({ open, problem }: { open: boolean; problem: string }) {
   return (
     <Dialog open={open}>
-      <DialogContent
-        hideClose
-        onEscapeKeyDown={(event) => event.preventDefault()}
-        onPointerDownOutside={(event) => event.preventDefault()}
-        onInteractOutside={(event) => event.preventDefault()}
-      >
+      <StayingContent>
         <DialogHeader>
           <DialogTitle>TapGram could not sign you in from Telegram</DialogTitle>
           <DialogDescription role="alert">{problem}</DialogDescription>
         </DialogHeader>
-      </DialogContent>
+      </StayingContent>
     </Dialog>
   );
 }
@@ -80,12 +89,7 @@ function WelcomeForm({
 
   return (
     <Dialog open={open}>
-      <DialogContent
-        hideClose
-        onEscapeKeyDown={(event) => event.preventDefault()}
-        onPointerDownOutside={(event) => event.preventDefault()}
-        onInteractOutside={(event) => event.preventDefault()}
-      >
+      <StayingContent>
         <DialogHeader>
           {telegramName ? (
             <>
@@ -159,7 +163,7 @@ function WelcomeForm({
             {creating ? 'Creating...' : 'Start Playing!'}
           </Button>
         </form>
-      </DialogContent>
+      </StayingContent>
     </Dialog>
   );
 }

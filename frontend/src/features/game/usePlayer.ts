@@ -86,6 +86,16 @@ function merged(current: Player | null, loaded: Player): Player {
   return { user: { ...loaded.user, totalPoints, totalTaps }, session: current.session };
 }
 
+const welcome = (username: string) =>
+  toast({ title: `Welcome, ${username}!`, description: 'Start tapping to earn points.' });
+
+const notCreated = (error: unknown) =>
+  toast({
+    title: 'Error',
+    description: errorMessage(error) || 'Failed to create user',
+    variant: 'destructive',
+  });
+
 /**
  * A Mini App launch signed in: its player is this device's from now on (the answer set the cookie,
  * so the game channel opens again with it). False when there is no player to play as yet: a first
@@ -285,17 +295,10 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
         // The channel identifies the player by the cookie of its handshake: open it again with it.
         gameSocket().disconnect().connect();
         answered(created);
-        toast({
-          title: `Welcome, ${user.username}!`,
-          description: 'Start tapping to earn points.',
-        });
+        welcome(user.username);
         void queryClient.invalidateQueries({ queryKey: gameKeys.users });
       } catch (error) {
-        toast({
-          title: 'Error',
-          description: errorMessage(error) || 'Failed to create user',
-          variant: 'destructive',
-        });
+        notCreated(error);
       }
     },
     [queryClient, answered],
@@ -310,17 +313,10 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
         gameSocket().disconnect().connect();
         setTelegram(null);
         setState((s) => ({ ...s, status: 'loading' }));
-        toast({
-          title: `Welcome, ${user.username}!`,
-          description: 'Start tapping to earn points.',
-        });
+        welcome(user.username);
         void queryClient.invalidateQueries({ queryKey: gameKeys.users });
       } catch (error) {
-        toast({
-          title: 'Error',
-          description: errorMessage(error) || 'Failed to create user',
-          variant: 'destructive',
-        });
+        notCreated(error);
       }
     },
     [queryClient],
