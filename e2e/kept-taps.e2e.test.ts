@@ -48,6 +48,7 @@ interface PlayerPage {
 
 async function controlChannel(page: Page, channel: { mode: Channel }) {
   const open = new Set<WebSocketRoute>();
+  let connected = false;
   await page.routeWebSocket(SOCKET, (ws) => {
     if (channel.mode === 'down') {
       void ws.close();
@@ -55,17 +56,30 @@ async function controlChannel(page: Page, channel: { mode: Channel }) {
     }
     open.add(ws);
     const server = ws.connectToServer();
+    server.onMessage((message) => {
+      // The server's answer to the page's connect: the channel carries taps from now on.
+      if (/^40/.test(String(message))) connected = true;
+      ws.send(message);
+    });
     ws.onMessage((message) => {
       if (channel.mode === 'drop-taps' && /^42\d*\["tap"/.test(String(message))) return;
       if (channel.mode === 'down') return;
       server.send(message);
     });
-    ws.onClose(() => open.delete(ws));
+    ws.onClose(() => {
+      open.delete(ws);
+      if (open.size === 0) connected = false;
+    });
   });
   await page.route(SOCKET, (route) =>
     channel.mode === 'down' ? route.abort('internetdisconnected') : route.continue(),
   );
   return {
+    /**
+     * Whether the page's game channel is connected over a WebSocket (its client loads once the
+     * page is idle; until then the page posts its taps, which the channel's mode does not reach).
+     */
+    connected: () => connected,
     /** Closes the sockets open now. */
     closeAll: async () => {
       for (const ws of open) await ws.close();
@@ -103,9 +117,11 @@ describe.runIf(executable)(
       let control: { closeAll(): Promise<void> } = { closeAll: async () => undefined };
       const openPage = async () => {
         const page = await context.newPage();
-        control = await controlChannel(page, channel);
+        const opened = await controlChannel(page, channel);
+        control = opened;
         await page.goto('/play');
         await playing(page);
+        if (channel.mode !== 'down') await until(() => opened.connected()).toBe(true);
         return page;
       };
       const page = await openPage();

@@ -8,7 +8,7 @@ import {
 } from './constants';
 import { MAX_TAPS_PER_BATCH } from './game-events';
 import { ignoredFields } from './ignored-fields';
-import { countryCodeSchema, usernameSchema } from './validation';
+import { countryCodeSchema, text, usernameSchema } from './validation';
 
 // The channel's plain values live apart, so that the game screen does not load zod for them.
 export {
@@ -54,7 +54,7 @@ export const createUserBodySchema = z.object({
    * The invite code of the link the player arrived by (`/play?ref=`): an unknown or malformed one
    * records nothing and the player is still created.
    */
-  ref: z.string().max(64).optional(),
+  ref: text().max(64).optional(),
 });
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 

@@ -64,6 +64,8 @@ export function sendTaps(
   return socket.timeout(10_000).emitWithAck(gameEvents.tap, batch);
 }
 
+const WAIT_MS = 20_000;
+
 /** Resolves with the next payload of `event` that satisfies `accept`. */
 export function nextEvent<T>(
   socket: Socket,
@@ -71,10 +73,11 @@ export function nextEvent<T>(
   accept: (payload: T) => boolean = () => true,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
+    // As long as the suite's other waits: two cores shared with the rest of the suite.
     const timer = setTimeout(() => {
       socket.off(event, listener);
-      reject(new Error(`no matching ${event} within 10 s`));
-    }, 10_000);
+      reject(new Error(`no matching ${event} within ${WAIT_MS / 1000} s`));
+    }, WAIT_MS);
     const listener = (payload: T) => {
       if (!accept(payload)) return;
       clearTimeout(timer);

@@ -45,8 +45,10 @@ describe('LOLGram posts, images, LOLs and views', () => {
       isLiked: false,
       commentCount: 0,
       canMintNFT: false,
-      moderation: 'checking',
     });
+    // Checking, unless its check (which starts once the post is committed) ended before the
+    // answer read it back: then it is public already.
+    expect([undefined, 'checking']).toContain(res.body.moderation);
     expect(await checked(account, res.body.id)).toBe('visible');
     const full = await request(server.url).get(res.body.imageUrl).buffer(true);
     expect(full.status).toBe(200);
