@@ -254,13 +254,12 @@ describe.runIf(executable)('LOLGram settings and focus in a browser', () => {
       const ring = await explore.evaluate((el) => getComputedStyle(el).outlineStyle);
       expect(ring).toBe('none');
       await page.keyboard.press('ArrowRight');
+      // The tab list moves the focus on the next task, not within the key press.
+      const map = page.getByRole('tab', { name: 'Map' });
+      await until(() => map.evaluate((el) => el === document.activeElement)).toBe(true);
       const keyed = await focused(page);
       expect(keyed.ring).toBe(true);
-      expect(
-        await page
-          .getByRole('tab', { name: 'Map' })
-          .evaluate((el) => getComputedStyle(el).outlineStyle),
-      ).not.toBe('none');
+      expect(await map.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
     },
   );
 
