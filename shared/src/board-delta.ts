@@ -4,6 +4,14 @@ import { boardRanks } from './ranks';
 
 type Change<New> = number | [number, number] | New;
 
+/** How a list's rows are told apart, compared and written whole. */
+interface RowShape<T, New> {
+  key: (row: T) => string;
+  same: (before: T, after: T) => boolean;
+  points: (row: T) => number;
+  whole: (row: T) => New;
+}
+
 /**
  * A list's rows in their new order, each as a reference to the previous list (`index`, or
  * `[index, points gained]`) or whole when it is new to the list (`same` tells whether a previous
@@ -12,10 +20,7 @@ type Change<New> = number | [number, number] | New;
 function diffList<T, New extends unknown[]>(
   previous: readonly T[],
   next: readonly T[],
-  key: (row: T) => string,
-  same: (before: T, after: T) => boolean,
-  points: (row: T) => number,
-  whole: (row: T) => New,
+  { key, same, points, whole }: RowShape<T, New>,
 ): Change<New>[] | undefined {
   const at = new Map(previous.map((row, i) => [key(row), i]));
   let changed = previous.length !== next.length;
@@ -59,23 +64,19 @@ function diffLists(
   next: { users: LeaderboardUser[]; countries: LeaderboardCountry[] },
 ): Pick<BoardsDelta, 'users' | 'countries'> {
   const delta: Pick<BoardsDelta, 'users' | 'countries'> = {};
-  const users = diffList(
-    previous.users,
-    next.users,
-    (u) => u.id,
-    (a, b) => a.username === b.username,
-    (u) => u.totalPoints,
-    (u): [string, string, number] => [u.id, u.username, u.totalPoints],
-  );
+  const users = diffList(previous.users, next.users, {
+    key: (u) => u.id,
+    same: (a, b) => a.username === b.username,
+    points: (u) => u.totalPoints,
+    whole: (u): [string, string, number] => [u.id, u.username, u.totalPoints],
+  });
   if (users) delta.users = users;
-  const countries = diffList(
-    previous.countries,
-    next.countries,
-    (c) => c.country,
-    () => true,
-    (c) => c.totalPoints,
-    (c): [string, number] => [c.country, c.totalPoints],
-  );
+  const countries = diffList(previous.countries, next.countries, {
+    key: (c) => c.country,
+    same: () => true,
+    points: (c) => c.totalPoints,
+    whole: (c): [string, number] => [c.country, c.totalPoints],
+  });
   if (countries) delta.countries = countries;
   return delta;
 }

@@ -27,13 +27,13 @@ export function usersRouter(
   router.post('/users/create', async (req, res) => {
     if (req.body && typeof req.body === 'object' && 'walletAddress' in req.body) {
       const body = parseInput(createWalletAccountBodySchema, req.body);
-      const user = await service.createWithWallet(
-        body.username,
-        body.walletAddress,
-        body.proof,
-        signInSite(req),
-        clientAddress(req),
-      );
+      const user = await service.createWithWallet({
+        username: body.username,
+        address: body.walletAddress,
+        proof: body.proof,
+        site: signInSite(req),
+        client: clientAddress(req),
+      });
       await sessions.start(res, req, user.id, 'wallet');
       res.status(201).json(user);
       return;

@@ -83,13 +83,20 @@ export class UsersService {
    * Only the wallet itself can hold its wallet_ name, so a listed one is not reserved: it becomes
    * an admin at the next start, or with `npm run admin -- grant`.
    */
-  async createWithWallet(
-    username: string,
-    address: string,
-    proof: SignInProof,
-    site: SignInSite,
-    client: string,
-  ) {
+  async createWithWallet({
+    username,
+    address,
+    proof,
+    site,
+    client,
+  }: {
+    username: string;
+    address: string;
+    proof: SignInProof;
+    site: SignInSite;
+    /** The client's address, which the sign-up limit counts by. */
+    client: string;
+  }) {
     if (username !== walletUsername(address)) {
       throw new ValidationError(`A wallet account's username is ${walletUsername(address)}`);
     }

@@ -112,6 +112,21 @@ const DELIVERY_BATCH = 50;
 const MAX_ATTEMPTS = 10;
 const MAX_RETRY_SECONDS = 3600;
 
+interface LocalBusDeps {
+  logger: Logger;
+  /** The outbox's database: durable events are written there with the change that raised them. */
+  pool: pg.Pool;
+  settings: DeliverySettings;
+}
+
+interface RedisBusDeps extends LocalBusDeps {
+  /** Publishes this node's events to the others. */
+  publisher: Redis;
+  /** A connection of its own: a subscribed connection takes no other command. */
+  subscriber: Redis;
+  channel: string;
+}
+
 /** The delivery of an event that was only emitted: nothing to do once. */
 const EMITTED: Delivery = { once: async () => true };
 
@@ -125,11 +140,12 @@ class LocalEventBus implements EventBus {
   private started = false;
   private stopped = false;
 
-  constructor(
-    protected readonly logger: Logger,
-    pool: pg.Pool,
-    private readonly settings: DeliverySettings,
-  ) {
+  protected readonly logger: Logger;
+  private readonly settings: DeliverySettings;
+
+  constructor({ logger, pool, settings }: LocalBusDeps) {
+    this.logger = logger;
+    this.settings = settings;
     this.outbox = new OutboxRepository(pool);
     if (settings.registry) {
       const registers = [settings.registry];
@@ -315,15 +331,15 @@ function nextTurn(): Promise<void> {
 class RedisEventBus extends LocalEventBus {
   private readonly node = randomUUID();
 
-  constructor(
-    logger: Logger,
-    pool: pg.Pool,
-    settings: DeliverySettings,
-    private readonly publisher: Redis,
-    private readonly subscriber: Redis,
-    private readonly channel: string,
-  ) {
-    super(logger, pool, settings);
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly channel: string;
+
+  constructor({ publisher, subscriber, channel, ...local }: RedisBusDeps) {
+    super(local);
+    this.publisher = publisher;
+    this.subscriber = subscriber;
+    this.channel = channel;
     subscriber.on('message', (from: string, message: string) => {
       if (from !== channel) return;
       let relayed: Relayed;
@@ -370,11 +386,18 @@ export async function createEventBus({
   logger: Logger;
   pool: pg.Pool;
 } & DeliverySettings): Promise<EventBus> {
-  if (!redis) return new LocalEventBus(logger, pool, settings);
+  if (!redis) return new LocalEventBus({ logger, pool, settings });
   // A subscribed connection takes no other command; it subscribes again by itself after a drop.
   const subscriber = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
   subscriber.on('error', (err) => logger.debug({ err }, 'events subscriber error'));
-  const bus = new RedisEventBus(logger, pool, settings, redis, subscriber, `${prefix}:events`);
+  const bus = new RedisEventBus({
+    logger,
+    pool,
+    settings,
+    publisher: redis,
+    subscriber,
+    channel: `${prefix}:events`,
+  });
   await bus.subscribe();
   return bus;
 }

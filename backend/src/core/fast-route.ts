@@ -186,9 +186,7 @@ export function withFastRoutes(
   const serve = async (
     req: IncomingMessage,
     res: ServerResponse,
-    route: FastRoute,
-    path: string,
-    search: string,
+    { route, path, search }: { route: FastRoute; path: string; search: string },
   ) => {
     const started = performance.now();
     const id = requestId(req);
@@ -214,7 +212,8 @@ export function withFastRoutes(
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     const route = routes.get(`${req.method} ${path}`);
-    if (route) void serve(req, res, route, path, query === -1 ? '' : url.slice(query + 1));
+    if (route)
+      void serve(req, res, { route, path, search: query === -1 ? '' : url.slice(query + 1) });
     else app(req, res);
   };
 }

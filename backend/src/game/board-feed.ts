@@ -65,6 +65,18 @@ interface FeedSource<B> {
   version: () => Promise<unknown>;
 }
 
+/** What a feed reads and where it pushes. */
+export interface FeedDeps<B> {
+  io: SocketServer;
+  source: FeedSource<B>;
+  /** Called after each push (a metric). */
+  onPush?: () => void;
+  /** The clock of the pacing (a test sets it). */
+  now?: () => number;
+  /** Sockets sent their snapshot per turn of the event loop. */
+  socketsPerTurn?: number;
+}
+
 /**
  * The compact board pushes of one process to its own sockets: each detail's boards whole once
  * (on connect or `watch`), then at most once a second what changed, as a delta against the
@@ -85,14 +97,21 @@ class Feed<B extends { users: unknown[]; countries: unknown[] }> {
   /** Sockets waiting for their snapshot until the next read. */
   private readonly waiting = new Map<Socket, BoardDetail>();
 
-  constructor(
-    private readonly io: SocketServer,
-    private readonly kind: FeedKind<B>,
-    private readonly source: FeedSource<B>,
-    private readonly onPush: () => void,
-    private readonly now: () => number,
-    private readonly socketsPerTurn: number,
-  ) {}
+  private readonly io: SocketServer;
+  private readonly kind: FeedKind<B>;
+  private readonly source: FeedSource<B>;
+  private readonly onPush: () => void;
+  private readonly now: () => number;
+  private readonly socketsPerTurn: number;
+
+  constructor(kind: FeedKind<B>, deps: FeedDeps<B>) {
+    this.kind = kind;
+    this.io = deps.io;
+    this.source = deps.source;
+    this.onPush = deps.onPush ?? (() => undefined);
+    this.now = deps.now ?? (() => performance.now());
+    this.socketsPerTurn = deps.socketsPerTurn ?? SOCKETS_PER_TURN;
+  }
 
   /** `socket` follows `detail` from now on: its snapshot at once, or after the next read. */
   watch(socket: Socket, detail: BoardDetail): void {
@@ -190,14 +209,8 @@ class Feed<B extends { users: unknown[]; countries: unknown[] }> {
  * protocol: the full pushes leave them out.
  */
 export class BoardFeed extends Feed<Boards> {
-  constructor(
-    io: SocketServer,
-    source: FeedSource<Boards>,
-    onPush: () => void = () => undefined,
-    now: () => number = () => performance.now(),
-    socketsPerTurn = SOCKETS_PER_TURN,
-  ) {
-    super(io, ALL_TIME, source, onPush, now, socketsPerTurn);
+  constructor(deps: FeedDeps<Boards>) {
+    super(ALL_TIME, deps);
   }
 
   override watch(socket: Socket, detail: BoardDetail): void {
@@ -208,12 +221,7 @@ export class BoardFeed extends Feed<Boards> {
 
 /** The running season's feed (`season:snapshot`, `season:delta`), beside the all-time one. */
 export class SeasonFeed extends Feed<SeasonBoards> {
-  constructor(
-    io: SocketServer,
-    source: FeedSource<SeasonBoards>,
-    onPush: () => void = () => undefined,
-    now: () => number = () => performance.now(),
-  ) {
-    super(io, SEASON, source, onPush, now, SOCKETS_PER_TURN);
+  constructor(deps: FeedDeps<SeasonBoards>) {
+    super(SEASON, deps);
   }
 }

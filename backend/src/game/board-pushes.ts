@@ -75,9 +75,8 @@ export function startBoardPushes(
     read: () => service.snapshot(LEADERBOARD_DEFAULT_LIMIT),
     version,
   });
-  const feed = new BoardFeed(io, { read: () => latest.current(), version }, () =>
-    metrics.leaderboardPushed(),
-  );
+  const onPush = () => metrics.leaderboardPushed();
+  const feed = new BoardFeed({ io, source: { read: () => latest.current(), version }, onPush });
   // The season's boards change with the same taps, and at a rollover.
   const seasonVersion = async () => {
     const now = Date.now();
@@ -88,11 +87,11 @@ export function startBoardPushes(
     read: () => seasons.boards(LEADERBOARD_DEFAULT_LIMIT),
     version: seasonVersion,
   });
-  const seasonFeed = new SeasonFeed(
+  const seasonFeed = new SeasonFeed({
     io,
-    { read: () => latestSeason.current(), version: seasonVersion },
-    () => metrics.leaderboardPushed(),
-  );
+    source: { read: () => latestSeason.current(), version: seasonVersion },
+    onPush,
+  });
   /** This process's sockets that get the boards whole. */
   const fullBoards = new Set<Socket>();
   /**

@@ -52,13 +52,13 @@ export async function createGameFeature(
   // refill), twice over, and a minute at least.
   const refusalHoldMs = Math.max(60_000, ((2 * rateLimit.burst) / rateLimit.perSecond) * 1000);
   const signals = config.SUSPICION_SIGNALS
-    ? new SignalBuffer(
-        new SignalsRepository(db.pool),
-        config.SUSPICION_PAUSE_SECONDS * 1000,
+    ? new SignalBuffer({
+        repo: new SignalsRepository(db.pool),
+        pauseMs: config.SUSPICION_PAUSE_SECONDS * 1000,
         logger,
         now,
         refusalHoldMs,
-      )
+      })
     : null;
   signals?.start(config.FLUSH_INTERVAL_MS);
   let store: GameStore;

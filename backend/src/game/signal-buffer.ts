@@ -73,14 +73,28 @@ export class SignalBuffer {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
 
-  constructor(
-    private readonly repo: SignalsRepository,
-    private readonly pauseMs: number,
-    private readonly logger: Logger,
+  private readonly repo: SignalsRepository;
+  private readonly pauseMs: number;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly refusalHoldMs: number;
+
+  constructor(deps: {
+    repo: SignalsRepository;
+    /** A pause this long or longer ends a streak of tapping. */
+    pauseMs: number;
+    logger: Logger;
     /** The clock batches are timed by (epoch ms); tests set it. */
-    private readonly now: () => number = Date.now,
-    private readonly refusalHoldMs = 60_000,
-  ) {}
+    now?: () => number;
+    /** How long a refused batch waits to be sent again and counted before it is recorded. */
+    refusalHoldMs?: number;
+  }) {
+    this.repo = deps.repo;
+    this.pauseMs = deps.pauseMs;
+    this.logger = deps.logger;
+    this.now = deps.now ?? Date.now;
+    this.refusalHoldMs = deps.refusalHoldMs ?? 60_000;
+  }
 
   start(intervalMs: number): void {
     this.timer = setInterval(() => {

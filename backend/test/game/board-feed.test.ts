@@ -35,13 +35,12 @@ describe('the board deltas of one process', () => {
     let version = 1;
     let clock = 0;
     // Two sockets a turn: seven followers take four turns.
-    const feed = new BoardFeed(
+    const feed = new BoardFeed({
       io,
-      { read: async () => boards, version: async () => version },
-      undefined,
-      () => clock,
-      2,
-    );
+      source: { read: async () => boards, version: async () => version },
+      now: () => clock,
+      socketsPerTurn: 2,
+    });
     const joined: Socket[] = [];
     // The deltas each socket was sent, as the server wrote them.
     const sent = new Map<string, number>();

@@ -99,7 +99,7 @@ export class ContentChecker {
     const needsLook = !complete || score >= this.settings.queueThreshold;
     const contentType: ModeratedContentType = type.type;
     await withTransaction(this.pool, async (client) => {
-      const move = await type.finishCheck(client, id, score, hold, version);
+      const move = await type.finishCheck(client, { id, score, hold, version });
       // An open item of an edit is of the edit this one replaced: nothing is left to decide there.
       if (move && type.edit) await this.queue.dropPending(contentType, id, client);
       // Only the check that ended the 'checking' state queues: not a late one after a decision.

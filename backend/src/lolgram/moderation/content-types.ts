@@ -21,6 +21,15 @@ export interface Scored extends Score {
   version?: string;
 }
 
+/** An automatic check's outcome for one item: its score, whether it holds, the version scored. */
+export interface FinishedCheck {
+  id: string;
+  score: number;
+  hold: boolean;
+  /** The version scored, for an item that may change while checked (an edit). */
+  version?: string;
+}
+
 /**
  * One kind of content that moderation checks, queues and decides. New content is 'checking'
  * (public nowhere) until its automatic check ends; the queue, the decisions and their audit trail
@@ -48,13 +57,7 @@ export interface ModeratedContent<
    * `hold`) of the version scored. Answers the move when this check ended it; null when it had
    * ended already (a moderator decided first, a newer version replaced it) or the item is gone.
    */
-  finishCheck(
-    client: pg.PoolClient,
-    id: string,
-    score: number,
-    hold: boolean,
-    version?: string,
-  ): Promise<M | null>;
+  finishCheck(client: pg.PoolClient, check: FinishedCheck): Promise<M | null>;
   /** Items a stopped server left checking, created up to `until`, oldest first, after `after`. */
   unchecked(
     until: Date,

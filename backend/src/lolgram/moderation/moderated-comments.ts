@@ -43,7 +43,7 @@ export function moderatedComments({
       return text === null ? null : scorer.score(text);
     },
 
-    async finishCheck(client, id, score, hold) {
+    async finishCheck(client, { id, score, hold }) {
       const move = await comments.finishCheck(client, id, score, hold);
       return move?.was === 'checking' ? move : null;
     },

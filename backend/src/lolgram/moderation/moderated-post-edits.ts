@@ -36,8 +36,10 @@ export function moderatedPostEdits({
     },
 
     // Without the version scored nothing is shown: only what was checked becomes public.
-    finishCheck: async (client, id, score, hold, version) =>
-      version === undefined ? null : edits.finishCheck(client, id, version, score, hold),
+    finishCheck: async (client, { id, score, hold, version }) =>
+      version === undefined
+        ? null
+        : edits.finishCheck(client, { postId: id, version, score, hold }),
 
     unchecked: (until, limit, after) => edits.unchecked(until, limit, after),
 

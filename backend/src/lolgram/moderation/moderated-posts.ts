@@ -50,7 +50,7 @@ export function moderatedPosts({
       return scorer.score(await images.get(post.imageKey), post.caption);
     },
 
-    async finishCheck(client, id, score, hold) {
+    async finishCheck(client, { id, score, hold }) {
       const move = await posts.finishCheck(client, id, score, hold);
       return move?.was === 'checking' ? asContentMove(id, move) : null;
     },

@@ -62,10 +62,12 @@ export class CaptionEditsRepository {
    */
   async finishCheck(
     client: pg.PoolClient,
-    postId: string,
-    version: string,
-    score: number,
-    hold: boolean,
+    {
+      postId,
+      version,
+      score,
+      hold,
+    }: { postId: string; version: string; score: number; hold: boolean },
   ): Promise<CaptionEditMove | null> {
     const { authorId, edit } = (await this.lock(client, postId)) ?? {};
     if (!authorId || !edit || edit.status !== 'checking' || edit.version !== version) return null;

@@ -43,13 +43,13 @@ describe('refusals of batches a client sends again', () => {
     const clock = { now: Date.UTC(2026, 0, 5, 12) };
     const written: DaySignals[] = [];
     const repo = { mergeSignals: async (rows: DaySignals[]) => void written.push(...rows) };
-    const buffer = new SignalBuffer(
-      repo as unknown as SignalsRepository,
-      120_000,
-      createLogger('silent'),
-      () => clock.now,
-      HOLD_MS,
-    );
+    const buffer = new SignalBuffer({
+      repo: repo as unknown as SignalsRepository,
+      pauseMs: 120_000,
+      logger: createLogger('silent'),
+      now: () => clock.now,
+      refusalHoldMs: HOLD_MS,
+    });
     const refused = async (userId: string) => {
       await buffer.write();
       return written.filter((row) => row.userId === userId).reduce((n, row) => n + row.refused, 0);
