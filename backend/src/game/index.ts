@@ -83,7 +83,7 @@ export async function createGameFeature(
     store = new PostgresGameStore(repos, rateLimit, () => local.changed(), calendar);
     claims = local;
   }
-  const service = new GameService(store, metrics, signals, admission, now);
+  const service = new GameService({ store, metrics, signals, admission, now });
   const seasons = new SeasonsService({
     store,
     repo: new SeasonsRepository(db.pool),

@@ -92,15 +92,27 @@ export class GameService {
   /** When each session met lately started (epoch ms): a batch's session must be recent. */
   private readonly sessionStarts = new Map<string, number>();
 
-  constructor(
-    private readonly store: GameStore,
-    private readonly metrics: Metrics,
+  private readonly store: GameStore;
+  private readonly metrics: Metrics;
+  private readonly signals: SignalBuffer | null;
+  private readonly admission: Admission | undefined;
+  private readonly now: () => number;
+
+  constructor(deps: {
+    store: GameStore;
+    metrics: Metrics;
     /** Records the suspicion signals of counted and refused batches; null when they are off. */
-    private readonly signals: SignalBuffer | null = null,
+    signals?: SignalBuffer | null;
     /** Refuses a batch (503) beyond what the process takes; none: every batch is taken. */
-    private readonly admission?: Admission,
-    private readonly now: () => number = Date.now,
-  ) {}
+    admission?: Admission;
+    now?: () => number;
+  }) {
+    this.store = deps.store;
+    this.metrics = deps.metrics;
+    this.signals = deps.signals ?? null;
+    this.admission = deps.admission;
+    this.now = deps.now ?? Date.now;
+  }
 
   /** `network`: the hashed network the request came from, a suspicion signal. */
   createUser(username: string, country: string, network: string | null): Promise<GameUser> {

@@ -64,7 +64,7 @@ describe.each(storageModes)('boards sent to new sockets (%s mode)', (mode) => {
       claims = local;
     }
     const metrics = new Metrics();
-    service = new CountedService(store, metrics);
+    service = new CountedService({ store, metrics });
     const httpServer = http.createServer();
     const io = new SocketServer(httpServer, { serveClient: false });
     const seasons = new SeasonsService({
