@@ -7,12 +7,18 @@
 //
 // Environment (defaults in brackets):
 //   BENCH_STORM_PLAYERS [2000,5000,10000]  players per run
-//   BENCH_STORM_MODES [restart,drop]       the cuts measured
+//   BENCH_STORM_MODES [restart,drop]       the cuts measured (also: kill, a kill -9 of the server
+//                                          and a new process on the same port and data)
+//   BENCH_STORM_STORAGE [services]         services: Postgres and Redis; embedded: the embedded
+//                                          Postgres of `npm start` (no DATABASE_URL nor REDIS_URL)
 //   BENCH_STORM_SECONDS [40]               tapping time of each run; the cut comes after 5 s
 //   BENCH_PLAYERS_PER_PROCESS [5000]       players per load-generator process
 //   BENCH_STORM_LAG_MS [unset]             ADMIT_EVENT_LOOP_LAG_MS of the server (its default unset)
 //   BENCH_STORM_DEBUG [unset]              also prints the players' taps as Redis holds them
 // A smoke run: BENCH_STORM_PLAYERS=200 BENCH_STORM_SECONDS=12 npx tsx bench/reconnect-storm.bench.ts
+// The embedded database killed under 200 players: BENCH_STORM_STORAGE=embedded
+//   BENCH_STORM_PLAYERS=200 BENCH_STORM_MODES=kill,restart npx tsx bench/reconnect-storm.bench.ts
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +44,14 @@ const CUT_AFTER_SECONDS = 5;
 const PLAYERS_PER_PROCESS = Number(process.env.BENCH_PLAYERS_PER_PROCESS ?? 5000);
 const WORKER = fileURLToPath(new URL('./lib/storm-worker.ts', import.meta.url));
 
-type Mode = 'restart' | 'drop';
+type Mode = 'restart' | 'kill' | 'drop';
+type Storage = 'services' | 'embedded';
+const STORAGE: Storage = process.env.BENCH_STORM_STORAGE === 'embedded' ? 'embedded' : 'services';
+const CUTS: Record<Mode, string> = {
+  restart: 'graceful restart of the server',
+  kill: 'kill -9 of the server, then a new one',
+  drop: 'every client drops, server up',
+};
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -48,25 +61,58 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Postgres's sum of the players' taps, once it holds at least `acknowledged` and is steady. */
-async function storedTaps(dbUrl: string, ids: string[], acknowledged: number): Promise<number> {
-  const db = new pg.Client({ connectionString: dbUrl });
-  await db.connect();
-  try {
-    const deadline = Date.now() + 60_000;
-    let previous = -1;
-    for (;;) {
+/**
+ * Postgres's sum of the players' taps, once it holds at least `acknowledged` and is steady: read
+ * from the database, or for the embedded one (which only its server opens) from the server's API,
+ * whose totals are the database's there.
+ */
+async function storedTaps(
+  where: { dbUrl: string } | { apiUrl: string },
+  ids: string[],
+  acknowledged: number,
+): Promise<number> {
+  const db = 'dbUrl' in where ? new pg.Client({ connectionString: where.dbUrl }) : null;
+  await db?.connect();
+  const read = async () => {
+    if (db) {
       const { rows } = await db.query<{ taps: string }>(
         'SELECT COALESCE(sum(total_taps), 0) AS taps FROM game_users WHERE id = ANY($1)',
         [ids],
       );
-      const stored = Number(rows[0].taps);
+      return Number(rows[0].taps);
+    }
+    const { apiUrl } = where as { apiUrl: string };
+    let sum = 0;
+    for (const id of ids) {
+      const res = await fetch(`${apiUrl}/api/users/${id}`);
+      sum += ((await res.json()) as { totalTaps: number }).totalTaps;
+    }
+    return sum;
+  };
+  try {
+    const deadline = Date.now() + 60_000;
+    let previous = -1;
+    for (;;) {
+      const stored = await read();
       if ((stored >= acknowledged && stored === previous) || Date.now() > deadline) return stored;
       previous = stored;
       await new Promise((r) => setTimeout(r, 2000));
     }
   } finally {
-    await db.end();
+    await db?.end();
+  }
+}
+
+/** Seconds from `since` until the server's /readyz answers 200 within a second. */
+async function readyAfter(url: string, since: number): Promise<number> {
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return (Date.now() - since) / 1000;
+    } catch {
+      // Not yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -74,7 +120,7 @@ async function storm(
   mode: Mode,
   count: number,
   env: Record<string, string>,
-  dbUrl: string,
+  dbUrl: string | null,
   id: string,
 ): Promise<Row> {
   const port = await freePort();
@@ -110,13 +156,15 @@ async function storm(
     let cpuBefore = app.cpuSeconds();
     let cpuSeconds = 0;
     let peakRssMb = app.rssMb();
-    /** From SIGTERM until the new process serves. */
+    /** From SIGTERM (or kill -9) until the new process serves, and until it says it is ready. */
     let downSeconds = 0;
-    if (mode === 'restart') {
+    let readySeconds = 0;
+    if (mode === 'restart' || mode === 'kill') {
       for (const loader of loaders) loader.tell({ kind: 'cut', at: cutAt });
-      await app.stop();
+      await (mode === 'kill' ? app.kill() : app.stop());
       app = await startBackend(id, serverEnv, SERVER_NODE_FLAGS);
       downSeconds = (Date.now() - cutAt) / 1000;
+      readySeconds = await readyAfter(app.url, cutAt);
       cpuBefore = 0;
     } else {
       for (const loader of loaders) loader.tell({ kind: 'drop', at: cutAt });
@@ -147,7 +195,7 @@ async function storm(
     const sum = (key: 'handshakes503' | 'handshakesFailed' | 'taps503') =>
       done.reduce((n, d) => n + d[key], 0);
     const stored = await storedTaps(
-      dbUrl,
+      dbUrl ? { dbUrl } : { apiUrl: app.url },
       players.map((p) => p.userId),
       acknowledged,
     );
@@ -163,9 +211,10 @@ async function storm(
       await redis.quit();
     }
     return {
-      name: `(6) reconnect storm, ${count} players, ${mode === 'restart' ? 'graceful restart of the server' : 'every client drops, server up'}`,
+      name: `(6) reconnect storm, ${count} players, ${CUTS[mode]}${STORAGE === 'embedded' ? ', embedded database' : ''}`,
       figures: {
         'server down s': round(downSeconds, 1),
+        'ready s': round(readySeconds, 1),
         // Not reached within the run: said so, not a number.
         '99 % resynced s': Number.isNaN(ninetyNine)
           ? `not within ${round(elapsed, 0)}`
@@ -198,9 +247,9 @@ async function main() {
   const rows: Row[] = [];
   const loadAtStart = os.loadavg()[0];
   const env = {
-    DATABASE_URL: scratch.url,
-    REDIS_URL,
-    REDIS_PREFIX: scratch.name,
+    ...(STORAGE === 'services'
+      ? { DATABASE_URL: scratch.url, REDIS_URL, REDIS_PREFIX: scratch.name }
+      : {}),
     // The anti-cheat limit would refuse a load generator's taps; lifted, as in the game bench.
     TAP_RATE_PER_SECOND: '1000000',
     TAP_BURST: '1000000',
@@ -217,7 +266,13 @@ async function main() {
     for (const count of PLAYERS) {
       for (const mode of MODES) {
         console.log(`reconnect storm: ${count} players, ${mode}`);
-        const row = await storm(mode, count, env, scratch.url, scratch.name);
+        const row = await storm(
+          mode,
+          count,
+          env,
+          STORAGE === 'services' ? scratch.url : null,
+          scratch.name,
+        );
         printTable([row]);
         rows.push(row);
       }
@@ -228,10 +283,20 @@ async function main() {
     if (keys.length) await redis.del(...keys);
     await redis.quit();
     await scratch.drop();
+    // The embedded database's files (startBackend's DATA_DIR).
+    fs.rmSync(`/tmp/${scratch.name}`, { recursive: true, force: true });
   }
   printTable(rows);
-  writeReport('reconnect-storm', 'Reconnect storms', 'npm run bench', rows, [
-    `(6): each player taps 10 a second in one numbered batch a second (the game screen's compact protocol, following the top 100) for ${SECONDS} s; ${CUT_AFTER_SECONDS} s in, every socket is cut at once. "graceful restart": SIGTERM to the server, then a new process on the same port (the players' connections closed by the server, not by a disconnect packet); "every client drops": each player's connection terminated by the client, the server up. Each player comes back as socket.io-client does (1 s × 2^attempt, at most 5 s, ±50 %), and is resynced when the boards' snapshot of its new handshake arrives; then its batches not acknowledged go again under their numbers.`,
+  const report =
+    STORAGE === 'embedded'
+      ? ([
+          'reconnect-storm-embedded',
+          'Reconnect storms on the embedded database',
+          `BENCH_STORM_STORAGE=embedded BENCH_STORM_PLAYERS=${PLAYERS.join(',')} BENCH_STORM_MODES=${MODES.join(',')} npx tsx bench/reconnect-storm.bench.ts`,
+        ] as const)
+      : (['reconnect-storm', 'Reconnect storms', 'npm run bench'] as const);
+  writeReport(report[0], report[1], report[2], rows, [
+    `(6): ${STORAGE === 'embedded' ? 'on the embedded Postgres of `npm start` (no DATABASE_URL nor REDIS_URL); ' : ''}each player taps 10 a second in one numbered batch a second (the game screen's compact protocol, following the top 100) for ${SECONDS} s; ${CUT_AFTER_SECONDS} s in, every socket is cut at once. "graceful restart": SIGTERM to the server, then a new process on the same port; "kill -9": SIGKILL to the server and its workers, then a new process on the same port and data; "ready s": from the cut until the new process's /readyz answers 200 within a second (the players' connections closed by the server, not by a disconnect packet); "every client drops": each player's connection terminated by the client, the server up. Each player comes back as socket.io-client does (1 s × 2^attempt, at most 5 s, ±50 %), and is resynced when the boards' snapshot of its new handshake arrives; then its batches not acknowledged go again under their numbers.`,
     'Ack latency during the storm: acknowledgements that arrived after the cut, each from the batch\'s last sending. "handshakes 503" and "taps 503" are admission control\'s refusals (ADMIT_* at their defaults), each retried after a jittered wait. Server RSS and CPU: the serving process after the cut (for a restart, the new one from its start), sampled every 250 ms and from /proc; 100 % is one core.',
     '"nothing lost": Postgres holds every acknowledged tap, and no more than those plus the taps of batches never acknowledged.',
     `The machine's 1-minute load average was ${round(loadAtStart)} at the start and ${round(os.loadavg()[0])} at the end, on ${os.cpus().length} cores (the benchmark's own processes included).`,

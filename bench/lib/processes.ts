@@ -24,6 +24,8 @@ export interface Child {
   /** CPU seconds the process and its workers have used (user + system), alive ones only. */
   cpuSeconds(): number;
   stop(): Promise<void>;
+  /** kill -9 of the process and its workers: no shutdown of any kind. */
+  kill(): Promise<void>;
 }
 
 /** CPU seconds (user + system) a process has used, from /proc; 0 once it is gone. */
@@ -130,6 +132,11 @@ export async function startChild(
     },
     async stop() {
       child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      for (const worker of workers()) process.kill(worker, 'SIGKILL');
+      child.kill('SIGKILL');
       await exited;
     },
   };
