@@ -73,6 +73,7 @@ export async function createGameFeature(
       config.REDIS_PREFIX,
       metrics,
       calendar,
+      { events, pool: db.pool },
     );
     await redisStore.start(config.FLUSH_INTERVAL_MS);
     store = redisStore;

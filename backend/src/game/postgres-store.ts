@@ -4,6 +4,7 @@ import {
   TAP_KEY_TTL_SECONDS,
   type BonusClaim,
   type BonusGrant,
+  type BonusRecording,
   type BonusOutcome,
   type BoardKey,
   type DayTaps,
@@ -197,8 +198,8 @@ export class PostgresGameStore implements GameStore {
   }
 
   /** `record` adds the points with the rows that decide them, in its own transaction. */
-  async grantBonuses(record: (addPoints: boolean) => Promise<BonusGrant[]>) {
-    const grants = await record(true);
+  async grantBonuses(record: (how: BonusRecording) => Promise<BonusGrant[]>) {
+    const grants = await record({ addPoints: true, granted: async () => {} });
     if (grants.length > 0) this.onChange();
     return grants;
   }

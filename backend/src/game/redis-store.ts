@@ -6,10 +6,14 @@ import {
   type SeasonCalendar,
   type TapAllowance,
 } from '@tapgram/shared';
+import type pg from 'pg';
+import { withTransaction } from '../core/db';
 import { GatewayTimeoutError, HttpError, ServiceUnavailableError } from '../core/errors';
+import type { EventBus } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { isRedisUnreachable, type Redis } from '../core/redis';
+import './bonus-events';
 import { RedisFlusher } from './redis-flusher';
 import { RedisGenerationWatch } from './redis-generation';
 import { gameKeys, type GameKeys } from './redis-keys';
@@ -28,10 +32,12 @@ import {
 } from './redis-scripts';
 import { RedisTapQueue } from './redis-tap-queue';
 import type { GameRepositories } from './repositories';
+import { GameRepository } from './repository';
 import type {
   BonusClaim,
   BonusGrant,
   BonusOutcome,
+  BonusRecording,
   BoardKey,
   DayTaps,
   GameStore,
@@ -92,6 +98,11 @@ export class RedisGameStore implements GameStore {
     prefix: string,
     private readonly metrics?: Metrics,
     private readonly calendar: SeasonCalendar = DEFAULT_SEASON_CALENDAR,
+    /**
+     * Where bonuses granted in Postgres are recorded until Redis holds them (the outbox of
+     * `events`, in `pool`); without it a node that stops between the two loses them.
+     */
+    private readonly outbox?: { events: EventBus; pool: pg.Pool },
   ) {
     this.k = gameKeys(prefix);
     this.repo = players;
@@ -108,6 +119,7 @@ export class RedisGameStore implements GameStore {
     redis.defineCommand('gameSeasonRank', { numberOfKeys: 2, lua: SEASON_RANK_SCRIPT });
     redis.defineCommand('gameSeasonCountries', { numberOfKeys: 3, lua: SEASON_COUNTRIES_SCRIPT });
     redis.defineCommand('gameBonus', { numberOfKeys: 8, lua: BONUS_SCRIPT });
+    outbox?.events.on('game.bonus-granted', ({ bonuses }) => this.addGranted(bonuses));
   }
 
   /**
@@ -490,55 +502,77 @@ export class RedisGameStore implements GameStore {
   /**
    * Postgres's claim row decides; the request that wrote it then adds the points in Redis (the
    * flush carries them to Postgres with the taps), and only that one: a claim made again adds
-   * nothing. The script also keeps the day whose bonus the player holds, so trying it again
-   * after a rebuild or a reload of the player adds it once. A node that stops between the two
-   * steps, or a Redis emptied before the flush, loses the bonus as it loses the taps it held.
+   * nothing. The script also keeps the day whose bonus the player holds, so adding it again (a
+   * retry, a rebuild or a reload of the player) adds it once. The claim's transaction also records
+   * the bonus in the outbox (`game.bonus-granted`): a node that stops between the two steps leaves
+   * it to the next node, which adds it once.
    */
   claimBonus(claim: BonusClaim): Promise<BonusOutcome> {
     return this.available(async () => {
-      const added = await this.repo.addBonus({
-        ...claim,
-        addPoints: false,
-        calendar: this.calendar,
-      });
-      if (added.kind !== 'claimed') return added.kind === 'already' ? { kind: 'already' } : added;
-      await this.applyBonus({
+      const grant = {
         userId: claim.userId,
         points: claim.points,
         marker: 'bonusDay',
         rank: claim.day,
+      };
+      const added = await this.recording(async (repo, granted) => {
+        const added = await repo.addBonus({ ...claim, addPoints: false, calendar: this.calendar });
+        if (added.kind === 'claimed') await granted([grant]);
+        return added;
       });
+      if (added.kind !== 'claimed') return added.kind === 'already' ? { kind: 'already' } : added;
+      await this.applyBonus(grant);
       const user = await this.getUser(claim.userId);
       return user ? { kind: 'claimed', user } : { kind: 'missing' };
     });
   }
 
   /**
-   * As claimBonus: Postgres's rows decide (`record` writes them without the points), then the
-   * request that wrote them adds each grant's points here, once (its marker), and the flush
-   * carries them to Postgres.
+   * As claimBonus: Postgres's rows decide (`record` writes them without the points, and records
+   * them in the outbox), then the request that wrote them adds each grant's points here, once
+   * (its marker), and the flush carries them to Postgres.
    */
-  grantBonuses(record: (addPoints: boolean) => Promise<BonusGrant[]>): Promise<BonusGrant[]> {
+  grantBonuses(record: (how: BonusRecording) => Promise<BonusGrant[]>): Promise<BonusGrant[]> {
     return this.available(async () => {
-      const grants = await record(false);
-      for (const grant of grants) {
-        await this.applyBonus({ ...grant, rank: 1 });
-      }
+      const grants = await record({
+        addPoints: false,
+        granted: (tx, granted) => this.keepGranted(tx, granted),
+      });
+      for (const grant of grants) await this.applyBonus(grant);
       return grants;
     });
   }
 
-  private async applyBonus({
-    userId,
-    points,
-    marker,
-    rank,
-  }: {
-    userId: string;
-    points: number;
-    marker: string;
-    rank: number;
-  }): Promise<void> {
+  /** The outbox's delivery of bonuses granted: each is added once, whoever added it first. */
+  private addGranted(bonuses: BonusGrant[]): Promise<void> {
+    return this.available(async () => {
+      for (const bonus of bonuses) {
+        // Thrown, the event is delivered again later (Redis back, or rebuilt).
+        if (!(await this.applyBonus(bonus))) throw new Error('bonus not added: Redis not ready');
+      }
+    });
+  }
+
+  /** Runs `work` in a transaction that records the bonuses it grants, when there is an outbox. */
+  private async recording<T>(
+    work: (
+      repo: GameRepositories['players'],
+      granted: (grants: BonusGrant[]) => Promise<void>,
+    ) => Promise<T>,
+  ): Promise<T> {
+    const outbox = this.outbox;
+    if (!outbox) return work(this.repo, async () => {});
+    return withTransaction(outbox.pool, (tx) =>
+      work(new GameRepository(tx), (grants) => this.keepGranted(tx, grants)),
+    );
+  }
+
+  private async keepGranted(tx: pg.PoolClient, bonuses: BonusGrant[]): Promise<void> {
+    await this.outbox?.events.record(tx, 'game.bonus-granted', { bonuses });
+  }
+
+  /** Adds a bonus once; false when Redis could not be made ready for it. */
+  private async applyBonus({ userId, points, marker, rank }: BonusGrant): Promise<boolean> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const [status] = await this.redis.gameBonus(
         this.k.users,
@@ -557,10 +591,11 @@ export class RedisGameStore implements GameStore {
         this.k.seasonPrefix,
         marker,
       );
-      if (status !== 'not-ready' && status !== 'no-user') return;
+      if (status !== 'not-ready' && status !== 'no-user') return true;
       if (status === 'not-ready') await this.rebuilder.ensureReady();
-      else if (!(await this.rebuilder.loadUser(userId))) return;
+      else if (!(await this.rebuilder.loadUser(userId))) return true;
     }
+    return false;
   }
 
   /**

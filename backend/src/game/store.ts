@@ -5,6 +5,7 @@ import type {
   LeaderboardCountry,
   LeaderboardUser,
 } from '@tapgram/shared';
+import type pg from 'pg';
 import type { BoardStretch } from './ranking';
 
 /** How long a counted tap key is remembered: a tap sent again with it later counts again. */
@@ -73,12 +74,25 @@ export type BonusOutcome =
 
 /**
  * A bonus whose row Postgres wrote (see grantBonuses): its player, its points and the marker that
- * names it once in a store that adds the points apart (`ref:<invitation id>`).
+ * names it once in a store that adds the points apart (`ref:<invitation id>`, or the streak's
+ * `bonusDay`), with the marker's value (`rank`: a player whose marker holds it or more has it).
  */
 export interface BonusGrant {
   userId: string;
   points: number;
   marker: string;
+  rank: number;
+}
+
+/** How grantBonuses' `record` writes its bonuses, in its own transaction. */
+export interface BonusRecording {
+  /** True: add their points in Postgres too (the store reads Postgres). */
+  addPoints: boolean;
+  /**
+   * Called in that transaction with the grants it wrote: a store that adds the points apart
+   * records there that it must still add them, so that they exist exactly when the rows do.
+   */
+  granted(tx: pg.PoolClient, grants: BonusGrant[]): Promise<void>;
 }
 
 export type SessionOutcome =
@@ -165,9 +179,10 @@ export interface GameStore {
   /**
    * Adds bonuses that `record` decides in Postgres (a transaction that writes their rows once,
    * under unique keys): with `addPoints` true it also adds their points there (the store reads
-   * Postgres); false, the store adds each grant's points itself once, as claimBonus does. Answers
-   * the grants made (none: nothing was due, or another node made them).
+   * Postgres); false, the store adds each grant's points itself once, as claimBonus does, and
+   * `granted` records them in that transaction until it has. Answers the grants made (none:
+   * nothing was due, or another node made them).
    */
-  grantBonuses(record: (addPoints: boolean) => Promise<BonusGrant[]>): Promise<BonusGrant[]>;
+  grantBonuses(record: (how: BonusRecording) => Promise<BonusGrant[]>): Promise<BonusGrant[]>;
   close(): Promise<void>;
 }

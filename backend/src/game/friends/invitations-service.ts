@@ -161,8 +161,8 @@ export class InvitationsService {
 
   private async pay(id: string): Promise<PayOutcome> {
     const outcomes: PayOutcome[] = [];
-    await this.store.grantBonuses(async (addPoints) => {
-      const outcome = await this.ports.referrals.pay(id, this.rules, addPoints, this.calendar);
+    await this.store.grantBonuses(async (how) => {
+      const outcome = await this.ports.referrals.pay(id, this.rules, how, this.calendar);
       outcomes.push(outcome);
       return outcome.kind === 'paid' ? outcome.grants : [];
     });

@@ -2,7 +2,7 @@ import type { ReferralRules, SeasonCalendar } from '@tapgram/shared';
 import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../core/db';
 import { GameRepository } from '../repository';
-import type { BonusGrant } from '../store';
+import type { BonusGrant, BonusRecording } from '../store';
 
 /** The UTC day (days since 1970-01-01) by Postgres's clock. */
 const DAY_NOW = `floor(extract(epoch FROM clock_timestamp()) / 86400)::int`;
@@ -109,12 +109,13 @@ export class ReferralRepository {
    * Pays an invitation's bonus to both sides when it is due, in one transaction: the invitation
    * goes from pending to paid (its row locked: a second payer waits, then finds it settled), the
    * inviter's count for today grows within the cap (or nothing is paid: it waits), and one bonus
-   * row per side is written under its unique key. With `addPoints`, their points too.
+   * row per side is written under its unique key. With `addPoints`, their points too; else
+   * `granted` records in the same transaction that the store must still add them.
    */
   pay(
     id: string,
     rules: ReferralRules,
-    addPoints: boolean,
+    how: BonusRecording,
     calendar: SeasonCalendar,
   ): Promise<PayOutcome> {
     return withTransaction(this.pool, async (tx) => {
@@ -159,11 +160,12 @@ export class ReferralRepository {
           [id, side.userId, side.role, rules.bonus],
         );
         if (inserted.rowCount === 0) continue;
-        if (addPoints) {
+        if (how.addPoints) {
           await new GameRepository(tx).addBonusPoints(side.userId, rules.bonus, calendar);
         }
-        grants.push({ userId: side.userId, points: rules.bonus, marker: `ref:${id}` });
+        grants.push({ userId: side.userId, points: rules.bonus, marker: `ref:${id}`, rank: 1 });
       }
+      if (grants.length > 0) await how.granted(tx, grants);
       return { kind: 'paid', grants };
     });
   }

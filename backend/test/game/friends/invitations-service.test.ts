@@ -85,6 +85,7 @@ function makeInvitations({ frozen = new Set<string>() } = {}) {
             userId,
             points: r.bonus,
             marker: `ref:${id}`,
+            rank: 1,
           })),
         };
       },
@@ -95,7 +96,7 @@ function makeInvitations({ frozen = new Set<string>() } = {}) {
       ({ id, username: id, country: 'GB', totalPoints: 0, totalTaps: 0 }) as GameUser,
     recentDayTaps: async () => [],
     grantBonuses: async (record) => {
-      const grants = await record(true);
+      const grants = await record({ addPoints: true, granted: async () => {} });
       granted.push(...grants);
       return grants;
     },
