@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { connectGame, sendTaps } from '../backend/test/game/socket-client';
+import { expectNoViolations } from './axe';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, post, signIn, viewportOptions } from './seed';
 import { until } from './setup';
@@ -252,6 +253,80 @@ describe.runIf(executable)('game operators in a browser', () => {
     expect(await game.getByTestId('stat-Rank').textContent()).toBe('—');
     await game.screenshot({ path: screenshotPath('operators-frozen-play-360'), fullPage: true });
   });
+
+  it.each([360, 1280])(
+    "shows an inviter's invited players tapping to one script's rhythm, explained, at %i px",
+    async (width) => {
+      const stamp = `${width}${Date.now().toString(36).slice(-5)}`;
+      const inviter = await createPlayer(server.url, `inviter_${stamp}`, 'GB');
+      const invite = await fetch(`${server.url}/api/users/${inviter.userId}/invite`, {
+        headers: { cookie: inviter.cookie },
+      });
+      const { code } = (await invite.json()) as { code: string };
+      const invited = async (username: string) => {
+        const created = await post(server.url, '/api/users', {
+          username,
+          country: 'GB',
+          ref: code,
+        });
+        const session = await post(
+          server.url,
+          '/api/sessions',
+          { userId: created.body.id },
+          created.cookie,
+        );
+        return {
+          username,
+          userId: created.body.id,
+          sessionId: session.body.id,
+          cookie: created.cookie,
+        };
+      };
+      // Three accounts driven by one script: five taps every 1.5 s, one after another.
+      const bots: Player[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const bot = await invited(`drone${i}_${stamp}`);
+        await play(bot, Array<number>(12).fill(5), [1500]);
+        bots.push(bot);
+      }
+      // A person the same inviter brought plays as people do.
+      const friend = await invited(`pal_${stamp}`);
+      await play(friend, HUMANS[1].sizes, HUMANS[1].gapsMs);
+      // The signals reach Postgres at the next write of the signal buffer.
+      await until(async () => {
+        const { rows } = await server.db.pool.query(
+          'SELECT count(*)::int AS n FROM game_player_days WHERE user_id = ANY($1) AND batches >= 12',
+          [[...bots, friend].map((p) => p.userId)],
+        );
+        return rows[0].n;
+      }).toBe(4);
+
+      const admin = await newAdmin(server);
+      const page = await (await newContext(width)).newPage();
+      await signIn(page, server.url, admin);
+      await page.goto(`/admin/players/${inviter.userId}`);
+      const section = page.getByTestId('player-referrals');
+      await until(() => section.textContent()).toContain(
+        '3 invited players tapped to the same machine-like rhythm: a batch every 1.50 s, ' +
+          'the intervals varying at most 0.0% (people vary far more)',
+      );
+      const timing = section.getByTestId('shared-timing');
+      expect(await timing.getByRole('heading').allTextContents()).toEqual([
+        'Same machine-like rhythm: 3 invited players',
+      ]);
+      const rows = await timing.getByRole('listitem').allTextContents();
+      expect(rows).toEqual(
+        bots.map((b) => `@${b.username} a batch every 1.50 s, varying 0.0%, 12 batches on Nov 23`),
+      );
+      // The person is not among them; each row leads to the invited player's page.
+      expect(rows.join()).not.toContain(friend.username);
+      await expectNoViolations(page, `shared timing evidence at ${width}px`);
+      await timing.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: screenshotPath(`operators-shared-timing-${width}`) });
+      await timing.getByRole('link', { name: `@${bots[0].username}` }).click();
+      await until(() => new URL(page.url()).pathname).toBe(`/admin/players/${bots[0].userId}`);
+    },
+  );
 
   /** The three charts drawn, and every figure said in words: their labels and the table. */
   async function expectCharts(page: Page) {

@@ -118,11 +118,49 @@ export type PlayerDetail = z.infer<typeof playerDetailSchema>;
 export const REFERRAL_FARM_NETWORK_INVITEES = 3;
 /** A paid invitee who stopped within this share above the threshold "stopped right after it". */
 export const REFERRAL_FARM_STOP_MARGIN = 0.1;
+/** Invited players sharing machine-like timing that make an inviter look like a farm. */
+export const REFERRAL_FARM_TIMING_INVITEES = 3;
+/** Even rhythms whose intervals between batches differ by less than this share are "the same". */
+export const REFERRAL_FARM_SAME_CADENCE = 0.05;
+/** Invited players who started, and stopped, within this many seconds of each other. */
+export const REFERRAL_FARM_SAME_SECONDS = 10;
+
+/** An invited player's day of tapping, as evidence of timing shared with other invitees. */
+export const inviteeTimingSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  /** The day ('YYYY-MM-DD', UTC) whose signals these are. */
+  day: z.string(),
+  batches: z.number().int(),
+  /** The mean interval between their batches, in milliseconds. */
+  intervalMs: z.number(),
+  /** How much those intervals varied (standard deviation / mean). */
+  intervalVariation: z.number(),
+  /** When their last stretch of tapping began and when their last batch came (ISO), if known. */
+  startedAt: z.string().nullable(),
+  stoppedAt: z.string().nullable(),
+});
+export type InviteeTiming = z.infer<typeof inviteeTimingSchema>;
+
+/**
+ * Invited players of one inviter whose tapping shares a script's timing: `rhythm`, the same even
+ * rhythm (intervals varying less than SUSPICION_EVEN_CADENCE, their means within
+ * REFERRAL_FARM_SAME_CADENCE of each other); `together`, started and stopped within the same
+ * REFERRAL_FARM_SAME_SECONDS on one day.
+ */
+export const sharedTimingSchema = z.object({
+  kind: z.enum(['rhythm', 'together']),
+  /** How many invited players share it; the first 50 by name are listed. */
+  count: z.number().int(),
+  invitees: z.array(inviteeTimingSchema),
+});
+export type SharedTiming = z.infer<typeof sharedTimingSchema>;
 
 /**
  * GET /api/admin/game/players/:id/referrals: the player's invitations as an operator checks them
  * for an invitation farm, with the evidence: how many invited players and their bonuses' states,
- * invited players created from one network, and paid ones who stopped right after the threshold.
+ * invited players created from one network, paid ones who stopped right after the threshold, and
+ * invited players whose tapping shares a script's timing.
  */
 export const referralEvidenceSchema = z.object({
   invited: z.number().int(),
@@ -136,6 +174,8 @@ export const referralEvidenceSchema = z.object({
   stopped: z.array(
     z.object({ id: z.string(), username: z.string(), taps: z.number().int(), lastDay: z.string() }),
   ),
+  /** Groups of invited players whose tapping shares a script's timing (see sharedTimingSchema). */
+  timing: z.array(sharedTimingSchema),
 });
 export type ReferralEvidence = z.infer<typeof referralEvidenceSchema>;
 

@@ -10,10 +10,13 @@ import {
   type ReferralEvidence,
 } from '@tapgram/shared';
 import type { Queryable } from '../../core/db';
+import { sharedTimingReason, sharedTimings, type InviteeDay } from './farm-timing';
 import { scoreParams, scoreSql, suspicionOf, type SuspicionRules } from './suspicion';
 
 /** Below this many, a variation says nothing. */
 const MIN_FOR_VARIATION = 2;
+/** Invited players' days read for the timing rule at most (the latest first). */
+const INVITEE_DAYS_READ = 5000;
 
 const ORDER: Record<PlayerSort, string> = {
   suspicion: 'score DESC, u.total_points DESC, u.id DESC',
@@ -229,7 +232,7 @@ export class OperatorsRepository {
    * `threshold` is REFERRAL_TAPS.
    */
   async referralEvidence(inviterId: string, threshold: number): Promise<ReferralEvidence> {
-    const [counts, networks, stopped] = await Promise.all([
+    const [counts, networks, stopped, timings] = await Promise.all([
       this.db.query<{ invited: number; paid: number; cancelled: number }>(
         `SELECT count(*)::int AS invited,
                 count(*) FILTER (WHERE state = 'paid')::int AS paid,
@@ -258,6 +261,7 @@ export class OperatorsRepository {
           ORDER BY u.username LIMIT 50`,
         [inviterId, threshold * (1 + REFERRAL_FARM_STOP_MARGIN)],
       ),
+      this.inviteeDays(inviterId),
     ]);
     const { invited, paid, cancelled } = counts.rows[0];
     const reasons: string[] = networks.rows.map(
@@ -268,6 +272,8 @@ export class OperatorsRepository {
         `${stopped.rows.length.toLocaleString('en-US')} of ${paid.toLocaleString('en-US')} paid invited players stopped right after the threshold`,
       );
     }
+    const timing = sharedTimings(timings, this.rules);
+    reasons.push(...timing.map((group) => sharedTimingReason(group, this.today())));
     return {
       invited,
       paid,
@@ -278,7 +284,24 @@ export class OperatorsRepository {
         ...row,
         lastDay: row.lastDay ? dayDate(row.lastDay) : '',
       })),
+      timing,
     };
+  }
+
+  /** The signals of the inviter's invited players' days in the window, as the timing rule reads them. */
+  private async inviteeDays(inviterId: string): Promise<InviteeDay[]> {
+    const { rows } = await this.db.query<InviteeDay>(
+      `SELECT u.id, u.username, to_char(d.day, 'YYYY-MM-DD') AS day, d.batches, d.gap_n AS "gapN",
+              d.gap_mean AS "gapMean", d.gap_m2 AS "gapM2",
+              d.streak_start_ms::float8 AS "streakStartMs", d.last_ms::float8 AS "lastMs"
+         FROM game_invitations i
+         JOIN game_users u ON u.id = i.invitee_id
+         JOIN game_player_days d ON d.user_id = i.invitee_id
+        WHERE i.inviter_id = $1 AND d.day > $2::date - $3::int AND d.batches >= $4
+        ORDER BY d.day DESC LIMIT ${INVITEE_DAYS_READ}`,
+      [inviterId, this.today(), this.rules.days, this.rules.minBatches],
+    );
+    return rows;
   }
 
   /** Appends a freeze or unfreeze to the audit trail. */

@@ -121,7 +121,8 @@ export function scoreParams(rules: SuspicionRules): number[] {
   ];
 }
 
-function when(day: string | null, today: string): string {
+/** 'today', 'yesterday' or 'on 23 Nov', for a day ('YYYY-MM-DD') of a reason. */
+export function when(day: string | null, today: string): string {
   if (day === null || day === today) return 'today';
   const yesterday = new Date(`${today}T00:00:00Z`);
   yesterday.setUTCDate(yesterday.getUTCDate() - 1);

@@ -1,11 +1,13 @@
 import { Link } from 'react-router-dom';
 import { count } from './player-format';
 import { usePlayerReferrals } from './player-queries';
+import { SharedTimingEvidence } from './SharedTimingEvidence';
 
 /**
  * The player's invitations as an operator checks them for an invitation farm: how many, their
  * bonuses' states, and the evidence (invited players from one network, paid ones who stopped
- * right after the threshold), each invited player a link to their own page.
+ * right after the threshold, invited players sharing a script's timing), each invited player a
+ * link to their own page.
  */
 export function PlayerReferrals({ id, back }: { id: string; back: string }) {
   const { data } = usePlayerReferrals(id);
@@ -49,6 +51,7 @@ export function PlayerReferrals({ id, back }: { id: string; back: string }) {
           ))}
         </ul>
       )}
+      <SharedTimingEvidence groups={data.timing} back={back} />
     </section>
   );
 }
