@@ -67,14 +67,17 @@ export const playerDaySchema = z.object({
 export type PlayerDay = z.infer<typeof playerDaySchema>;
 
 export const PLAYER_ACTIONS = ['freeze', 'unfreeze'] as const;
-/** What the audit records: an operator's freeze or unfreeze, and the referral bonuses a freeze cancelled. */
-export const AUDIT_ACTIONS = [...PLAYER_ACTIONS, 'cancel-referral'] as const;
+/**
+ * What the audit records: an operator's freeze or unfreeze, the referral bonuses a freeze
+ * cancelled, and a player's own change of country (no moderator: `moderator` is null).
+ */
+export const AUDIT_ACTIONS = [...PLAYER_ACTIONS, 'cancel-referral', 'change-country'] as const;
 export const playerActionSchema = z.object({
   id: z.string(),
   playerId: z.string(),
   player: z.string(),
   action: z.enum(AUDIT_ACTIONS),
-  moderator: z.string(),
+  moderator: z.string().nullable(),
   reason: z.string(),
   at: z.string(),
 });

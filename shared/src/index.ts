@@ -4,6 +4,7 @@ export * from './validation';
 export * from './api';
 export * from './ignored-fields';
 export * from './game';
+export * from './country-change';
 export * from './tap-allowance';
 export * from './game-channel';
 export * from './board-delta';

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import {
+  DEFAULT_COUNTRY_CHANGE_DAYS,
   DEFAULT_REFERRAL_RULES,
   DEFAULT_STREAK_RULES,
   DEFAULT_TAP_ALLOWANCE,
@@ -240,6 +241,13 @@ export const envSchema = z
     REFERRAL_BONUS: positiveInt(DEFAULT_REFERRAL_RULES.bonus),
     /** How often each process looks for invitations whose bonus is due. */
     REFERRAL_CHECK_MS: positiveInt(5000),
+    /** Days a player waits between two changes of their country (0: no wait). */
+    COUNTRY_CHANGE_DAYS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(3650)
+      .default(DEFAULT_COUNTRY_CHANGE_DAYS),
     /** How long a season lasts: a week unless set. */
     SEASON_LENGTH: durationSchema.prefault('7d'),
     /** When season 1 started: a Monday at midnight UTC unless set; seasons follow on from it. */

@@ -1,5 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Feature, FeatureDeps } from '../core/feature';
+import { countryRouter } from './country/country-routes';
+import { CountryService } from './country/country-service';
 import { BonusHistory } from './friends/bonus-history';
 import { friendsRouter } from './friends/friends-routes';
 import { FriendsService } from './friends/friends-service';
@@ -127,9 +129,10 @@ export async function createGameFeature(
   );
   const payer = new ReferralPayer(invitations, logger, config.REFERRAL_CHECK_MS);
   const today = () => new Date(now()).toISOString().slice(0, 10);
+  const audit = new OperatorsRepository(db.pool, suspicionRules(config), today);
   const operators = new OperatorsService(
     db.pool,
-    new OperatorsRepository(db.pool, suspicionRules(config), today),
+    audit,
     store,
     events,
     referrals,
@@ -150,6 +153,7 @@ export async function createGameFeature(
       invitations,
     ),
   );
+  router.use(countryRouter(new CountryService({ store, audit, days: config.COUNTRY_CHANGE_DAYS })));
   router.use(seasonsRouter(seasons));
   router.use(friendsRouter(friends, invitations, bonuses));
   router.use(streakRouter(streaks));

@@ -7,6 +7,8 @@ import {
   type BonusRecording,
   type BonusOutcome,
   type BoardKey,
+  type CountryChangeDecision,
+  type CountryChangeOutcome,
   type DayTaps,
   type PlayerBatch,
   type GameStore,
@@ -24,9 +26,10 @@ export class PostgresGameStore implements GameStore {
 
   private readonly repo: GameRepositories['players'];
   private readonly boards: GameRepositories['boards'];
+  private readonly transaction: GameRepositories['transaction'];
 
   constructor(
-    { players, boards }: Pick<GameRepositories, 'players' | 'boards'>,
+    { players, boards, transaction }: Pick<GameRepositories, 'players' | 'boards' | 'transaction'>,
     rateLimit: TapAllowance,
     /** Told of every change the boards show (the push claims count them). */
     private readonly onChange: () => void = () => undefined,
@@ -34,6 +37,7 @@ export class PostgresGameStore implements GameStore {
   ) {
     this.repo = players;
     this.boards = boards;
+    this.transaction = transaction;
     this.buckets = new TokenBuckets(rateLimit);
     this.pruner = setInterval(() => {
       this.buckets.prune();
@@ -202,6 +206,36 @@ export class PostgresGameStore implements GameStore {
     const grants = await record({ addPoints: true, granted: async () => {} });
     if (grants.length > 0) this.onChange();
     return grants;
+  }
+
+  /**
+   * One transaction: the player's row locked (a tap statement waits for it, then counts for the
+   * country it finds), their totals moved between the countries' rows, their country written.
+   * The seasons' country boards are read through the players' countries: they follow.
+   */
+  async changeCountry(
+    userId: string,
+    country: string,
+    decide: CountryChangeDecision,
+  ): Promise<CountryChangeOutcome> {
+    const outcome = await this.transaction(async ({ client, players }) => {
+      const player = await players.lockForCountryChange(userId);
+      if (!player) return null;
+      if (player.country === country) return { kind: 'same' as const, changedAt: player.changedAt };
+      await decide(client, player);
+      await players.moveCountry({
+        userId,
+        from: player.country,
+        to: country,
+        points: player.totalPoints,
+        taps: player.totalTaps,
+        moves: null,
+      });
+      return { kind: 'changed' as const, changedAt: player.now };
+    });
+    if (outcome?.kind === 'changed') this.onChange();
+    const user = outcome && (await this.repo.findUser(userId));
+    return user && outcome ? { ...outcome, user } : { kind: 'missing' };
   }
 
   async close() {

@@ -25,10 +25,30 @@ export class RebuildRepository {
 
   /**
    * Starts a new Redis generation, before an emptied Redis is rebuilt from Postgres. It waits for
-   * the flushes of the old generation under way, and any later one is not written.
+   * the flushes of the old generation under way (and a country change under way), and any later
+   * one is not written. Answers the number of the last country change, from which the rebuilt
+   * Redis counts on.
    */
-  async startRedisGeneration(generation: string): Promise<void> {
-    await this.db.query('UPDATE game_redis_generation SET generation = $1', [generation]);
+  async startRedisGeneration(generation: string): Promise<number> {
+    const { rows } = await this.db.query<{ moves: number }>(
+      `UPDATE game_redis_generation SET generation = $1 RETURNING country_moves::float8 AS moves`,
+      [generation],
+    );
+    return rows[0].moves;
+  }
+
+  /**
+   * The next country change's number (see GameRepository.moveCountry), in the change's
+   * transaction: the generation's row stays locked until it commits, so no flush writes in the
+   * meantime and a rebuild that starts reads the change whole. A number taken and not used (the
+   * change refused) is harmless: only order matters.
+   */
+  async nextCountryMove(): Promise<number> {
+    const { rows } = await this.db.query<{ moves: number }>(
+      `UPDATE game_redis_generation SET country_moves = country_moves + 1
+       RETURNING country_moves::float8 AS moves`,
+    );
+    return rows[0].moves;
   }
 
   /**

@@ -18,7 +18,7 @@ end
 
 /**
  * KEYS as above, 7 flusher registry, 8 countries zset, 9 country taps hash, 10 generation,
- * 11 seasons set. ARGV: 1 flusher token, 2 user hash key prefix, 3 session hash key prefix,
+ * 11 seasons set, 12 the last country change's number. ARGV: 1 flusher token, 2 user hash key prefix, 3 session hash key prefix,
  * 4 season key prefix.
  * Puts back what this flusher took and did not write, takes every dirty id and answers their
  * totals, all in one step: the figures are one cut of the game (no tap counted in part of them),
@@ -26,8 +26,8 @@ end
  * player's points in the seasons Redis holds add up with their all-time points.
  * Answers flat lists: users (id, points, taps, then their taps on the last two days they tapped:
  * day, taps, day, taps, '' for none), sessions (id, points, taps, seq), countries
- * (country, points, taps), the generation of the counters, and season scores (season, id,
- * points).
+ * (country, points, taps), the generation of the counters, season scores (season, id,
+ * points), and the number of the last country change the figures include.
  */
 const TAKE_SCRIPT = `${RETURN_TAKEN}
 local taken = false
@@ -37,7 +37,7 @@ for i = 1, 3 do
     taken = true
   end
 end
-if not taken then return {{}, {}, {}, '', {}} end
+if not taken then return {{}, {}, {}, '', {}, '0'} end
 redis.call('SADD', KEYS[7], ARGV[1])
 local users, sessions, countries, seasonScores = {}, {}, {}, {}
 local seasons = redis.call('SMEMBERS', KEYS[11])
@@ -70,7 +70,7 @@ for _, country in ipairs(redis.call('SMEMBERS', KEYS[6])) do
   countries[#countries + 1] = redis.call('ZSCORE', KEYS[8], country) or '0'
   countries[#countries + 1] = redis.call('HGET', KEYS[9], country) or '0'
 end
-return {users, sessions, countries, redis.call('GET', KEYS[10]) or '', seasonScores}
+return {users, sessions, countries, redis.call('GET', KEYS[10]) or '', seasonScores, redis.call('GET', KEYS[12]) or '0'}
 `;
 
 /** KEYS as above, 7 flusher registry. ARGV: 1 flusher token. Puts back what a flusher took. */
@@ -104,7 +104,7 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     gameFlushTake(
       ...args: (string | number)[]
-    ): Result<[string[], string[], string[], string, string[]], Context>;
+    ): Result<[string[], string[], string[], string, string[], string], Context>;
     gameFlushReturn(...args: (string | number)[]): Result<number, Context>;
     gameFlushDurable(...args: (string | number)[]): Result<number, Context>;
   }
@@ -133,7 +133,7 @@ export class RedisFlusher {
     /** Told of each flush that left Postgres holding every count taken (the flush lag's clock). */
     private readonly metrics?: Metrics,
   ) {
-    redis.defineCommand('gameFlushTake', { numberOfKeys: 11, lua: TAKE_SCRIPT });
+    redis.defineCommand('gameFlushTake', { numberOfKeys: 12, lua: TAKE_SCRIPT });
     redis.defineCommand('gameFlushReturn', { numberOfKeys: 7, lua: RETURN_SCRIPT });
     redis.defineCommand('gameFlushDurable', { lua: DURABLE_SCRIPT });
   }
@@ -159,12 +159,13 @@ export class RedisFlusher {
   }
 
   private async flushOnce(): Promise<FlushOutcome> {
-    const [users, sessions, countries, generation, seasons] = await this.redis.gameFlushTake(
+    const [users, sessions, countries, generation, seasons, moves] = await this.redis.gameFlushTake(
       ...this.keysOf(this.token),
       this.k.countries,
       this.k.countryTaps,
       this.k.generation,
       this.k.seasons,
+      this.k.countryMoves,
       this.token,
       this.k.user(''),
       this.k.session(''),
@@ -174,7 +175,7 @@ export class RedisFlusher {
       this.metrics?.flushed({ users: 0, sessions: 0, countries: 0 });
       return { taken: 0, written: false };
     }
-    const totals = parseTotals(users, sessions, countries, seasons);
+    const totals = { ...parseTotals(users, sessions, countries, seasons), moves: Number(moves) };
     // Counters without a generation are not written yet (the next start adopts Postgres's); what
     // was taken goes back at the next flush.
     if (!generation) return { taken: totals.users.length, written: false };
@@ -228,7 +229,7 @@ function parseTotals(
   sessions: string[],
   countries: string[],
   seasons: string[],
-): FlushedTotals {
+): Omit<FlushedTotals, 'moves'> {
   const rows = <T>(flat: string[], width: number, row: (values: string[]) => T): T[] => {
     const out: T[] = [];
     for (let i = 0; i < flat.length; i += width) out.push(row(flat.slice(i, i + width)));

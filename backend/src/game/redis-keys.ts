@@ -22,6 +22,8 @@ export function gameKeys(prefix: string) {
     /** The seasons whose boards Redis holds (the running one, and any not yet archived). */
     seasons: `${base}:seasons`,
     countryTaps: `${base}:country-taps`,
+    /** The number of the last country change Redis made (Postgres hands them out). */
+    countryMoves: `${base}:country-moves`,
     dirtyUsers: `${base}:dirty:users`,
     dirtySessions: `${base}:dirty:sessions`,
     dirtyCountries: `${base}:dirty:countries`,

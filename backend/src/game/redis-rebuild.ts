@@ -143,7 +143,7 @@ export class RedisRebuilder {
       // From here on, flushes of figures the emptied Redis held are not written to Postgres: what
       // the rebuild reads stays what the counters start from.
       const generation = randomUUID();
-      await this.repos.rebuild.startRedisGeneration(generation);
+      const moves = await this.repos.rebuild.startRedisGeneration(generation);
       let players = 0;
       for await (const page of this.repos.rebuild.allUsers()) {
         const write = this.redis.pipeline();
@@ -183,6 +183,7 @@ export class RedisRebuilder {
         write.zadd(this.k.seasonCountries(c.season), c.points, c.country);
       }
       write.incr(this.k.version);
+      write.set(this.k.countryMoves, moves);
       write.set(this.k.generation, generation);
       write.set(this.k.ready, '1');
       write.del(this.k.rebuildLock);

@@ -172,6 +172,55 @@ return 2
 `;
 
 /**
+ * Moves a player to another country with all their points and taps as Redis counts them: the
+ * all-time countries board and its taps, the frozen points a frozen player's country keeps off
+ * the board, and the country boards of every season Redis holds (the running one; archived ones
+ * are Postgres's rows); then the player plays for the new country. Taps counted before it went to
+ * the old country, every later one goes to the new. Both countries are marked for the flusher,
+ * which writes their totals with the change's number (see GameRepository.writeTotals).
+ * KEYS: 1 ready, 2 the player's hash, 3 countries zset, 4 country taps hash, 5 frozen points per
+ * country hash, 6 seasons set, 7 dirty countries, 8 version, 9 the last change's number.
+ * ARGV: 1 player id, 2 the new country, 3 the change's number, 4 the season keys' prefix.
+ * Answers 'moved', 'same' (the player plays for it already), 'no-user' or 'not-ready'.
+ * Redis does not undo the writes of a script that fails: no command here refuses its values once
+ * the reads have passed (ZINCRBY and HINCRBY get no "-0"), and the country is written last.
+ */
+export const COUNTRY_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'not-ready' end
+local u = redis.call('HMGET', KEYS[2], 'country', 'points', 'taps', 'frozen')
+if not u[1] then return 'no-user' end
+if tonumber(redis.call('GET', KEYS[9]) or '0') < tonumber(ARGV[3]) then
+  redis.call('SET', KEYS[9], ARGV[3])
+end
+local from, to = u[1], ARGV[2]
+if from == to then return 'same' end
+local points, taps = tonumber(u[2]) or 0, tonumber(u[3]) or 0
+if points ~= 0 then
+  redis.call('ZINCRBY', KEYS[3], -points, from)
+  redis.call('ZINCRBY', KEYS[3], points, to)
+  if u[4] == '1' then
+    redis.call('HINCRBY', KEYS[5], from, -points)
+    redis.call('HINCRBY', KEYS[5], to, points)
+  end
+end
+if taps ~= 0 then
+  redis.call('HINCRBY', KEYS[4], from, -taps)
+  redis.call('HINCRBY', KEYS[4], to, taps)
+end
+for _, season in ipairs(redis.call('SMEMBERS', KEYS[6])) do
+  local theirs = tonumber(redis.call('ZSCORE', ARGV[4] .. season .. ':users', ARGV[1]) or '0')
+  if theirs ~= 0 then
+    redis.call('ZINCRBY', ARGV[4] .. season .. ':countries', -theirs, from)
+    redis.call('ZINCRBY', ARGV[4] .. season .. ':countries', theirs, to)
+  end
+end
+redis.call('SADD', KEYS[7], from, to)
+redis.call('INCR', KEYS[8])
+redis.call('HSET', KEYS[2], 'country', to)
+return 'moved'
+`;
+
+/**
  * A stretch of the users board. KEYS: 1 users zset. ARGV: 1 start (0: the top), 2 count, 3 user
  * hash key prefix. Answers id, username, points, ...
  */

@@ -22,6 +22,7 @@ import {
   AROUND_USER_SCRIPT,
   BOARD_SCRIPT,
   BONUS_SCRIPT,
+  COUNTRY_SCRIPT,
   FREEZE_SCRIPT,
   SEASON_COUNTRIES_SCRIPT,
   SEASON_RANK_SCRIPT,
@@ -39,6 +40,8 @@ import type {
   BonusOutcome,
   BonusRecording,
   BoardKey,
+  CountryChangeDecision,
+  CountryChangeOutcome,
   DayTaps,
   GameStore,
   PlayerBatch,
@@ -66,6 +69,16 @@ declare module 'ioredis' {
     gameSeasonRank(...args: (string | number)[]): Result<[number, number], Context>;
     gameSeasonCountries(...args: (string | number)[]): Result<(string | number)[], Context>;
     gameBonus(...args: (string | number)[]): Result<(string | number)[], Context>;
+    gameCountry(...args: (string | number)[]): Result<CountryReply, Context>;
+  }
+}
+
+type CountryReply = 'moved' | 'same' | 'no-user' | 'not-ready';
+
+/** Redis did not hold what a country change needs (emptied, or the player not loaded): undone. */
+class CountryNotHeld extends Error {
+  constructor(readonly reply: 'no-user' | 'not-ready') {
+    super(`country change: ${reply}`);
   }
 }
 
@@ -82,6 +95,7 @@ export class RedisGameStore implements GameStore {
   private readonly k: GameKeys;
   private readonly repo: GameRepositories['players'];
   private readonly boards: GameRepositories['boards'];
+  private readonly transaction: GameRepositories['transaction'];
   private readonly flusher: RedisFlusher;
   private readonly rebuilder: RedisRebuilder;
   private readonly taps: RedisTapQueue;
@@ -92,7 +106,7 @@ export class RedisGameStore implements GameStore {
 
   constructor(
     private readonly redis: Redis,
-    { players, boards, rebuild }: GameRepositories,
+    { players, boards, rebuild, transaction }: GameRepositories,
     rateLimit: TapAllowance,
     private readonly logger: Logger,
     prefix: string,
@@ -107,6 +121,7 @@ export class RedisGameStore implements GameStore {
     this.k = gameKeys(prefix);
     this.repo = players;
     this.boards = boards;
+    this.transaction = transaction;
     this.flusher = new RedisFlusher(redis, players, this.k, metrics);
     this.rebuilder = new RedisRebuilder(redis, { players, rebuild }, this.k, logger);
     this.taps = new RedisTapQueue(redis, this.k, rateLimit, calendar);
@@ -119,6 +134,7 @@ export class RedisGameStore implements GameStore {
     redis.defineCommand('gameSeasonRank', { numberOfKeys: 2, lua: SEASON_RANK_SCRIPT });
     redis.defineCommand('gameSeasonCountries', { numberOfKeys: 3, lua: SEASON_COUNTRIES_SCRIPT });
     redis.defineCommand('gameBonus', { numberOfKeys: 8, lua: BONUS_SCRIPT });
+    redis.defineCommand('gameCountry', { numberOfKeys: 9, lua: COUNTRY_SCRIPT });
     outbox?.events.on('game.bonus-granted', ({ bonuses }) => this.addGranted(bonuses));
   }
 
@@ -596,6 +612,93 @@ export class RedisGameStore implements GameStore {
       else if (!(await this.rebuilder.loadUser(userId))) return true;
     }
     return false;
+  }
+
+  /**
+   * One Postgres transaction that holds the change's number (and with it every flush and rebuild)
+   * and the player's row: Postgres's totals move between the countries' rows, then Redis moves
+   * its own (with the taps not yet flushed) in one script, and the transaction commits. A Redis
+   * that fails undoes the whole change; one emptied, or without the player, is rebuilt or loaded
+   * and the change tried again. The first flush after it writes both countries whole; figures
+   * taken before it never overwrite them (GameRepository.writeTotals).
+   */
+  changeCountry(
+    userId: string,
+    country: string,
+    decide: CountryChangeDecision,
+  ): Promise<CountryChangeOutcome> {
+    return this.available(async () => {
+      for (let attempt = 0; ; attempt += 1) {
+        let moved = false;
+        try {
+          const outcome = await this.transaction(async ({ client, players, rebuild }) => {
+            const moves = await rebuild.nextCountryMove();
+            const player = await players.lockForCountryChange(userId);
+            if (!player) return null;
+            if (player.country === country) {
+              return { kind: 'same' as const, changedAt: player.changedAt };
+            }
+            await decide(client, player);
+            await players.moveCountry({
+              userId,
+              from: player.country,
+              to: country,
+              points: player.totalPoints,
+              taps: player.totalTaps,
+              moves,
+            });
+            const reply = await this.moveInRedis(userId, country, moves);
+            if (reply === 'no-user' || reply === 'not-ready') throw new CountryNotHeld(reply);
+            moved = true;
+            return { kind: 'changed' as const, changedAt: player.now };
+          });
+          moved = false;
+          const user = outcome && (await this.getUser(userId));
+          return user && outcome ? { ...outcome, user } : { kind: 'missing' };
+        } catch (error) {
+          // Redis moved the player and Postgres did not commit: Redis takes Postgres's country.
+          if (moved) await this.followCountry(userId);
+          if (!(error instanceof CountryNotHeld)) throw error;
+          if (attempt >= 2) throw new ServiceUnavailableError(GAME_UNAVAILABLE, 1);
+          if (error.reply === 'not-ready') await this.rebuilder.ensureReady();
+          else if (!(await this.rebuilder.loadUser(userId))) return { kind: 'missing' };
+        }
+      }
+    });
+  }
+
+  private moveInRedis(userId: string, country: string, moves: number) {
+    return this.redis.gameCountry(
+      this.k.ready,
+      this.k.user(userId),
+      this.k.countries,
+      this.k.countryTaps,
+      this.k.frozenCountries,
+      this.k.seasons,
+      this.k.dirtyCountries,
+      this.k.version,
+      this.k.countryMoves,
+      userId,
+      country,
+      moves,
+      this.k.seasonPrefix,
+    );
+  }
+
+  /**
+   * Redis moved the player and Postgres then failed to commit (rare): Redis takes Postgres's
+   * country again, under a number of its own. Failing that too, it is logged.
+   */
+  private async followCountry(userId: string): Promise<void> {
+    try {
+      await this.transaction(async ({ players, rebuild }) => {
+        const moves = await rebuild.nextCountryMove();
+        const player = await players.lockForCountryChange(userId);
+        if (player) await this.moveInRedis(userId, player.country, moves);
+      });
+    } catch (err) {
+      this.logger.error({ err, userId }, 'Redis kept a country change Postgres did not commit');
+    }
   }
 
   /**

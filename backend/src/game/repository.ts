@@ -13,6 +13,32 @@ export interface FlushedTotals {
   countries: { country: string; points: number; taps: number }[];
   /** Players' points in each season Redis holds. */
   seasons: { season: number; id: string; points: number }[];
+  /** The number of the last country change these figures include (see moveCountry). */
+  moves: number;
+}
+
+/** A player as a country change finds them, their row locked until the change commits. */
+export interface PlayerForCountryChange {
+  country: string;
+  totalPoints: number;
+  totalTaps: number;
+  frozen: boolean;
+  /** When they last changed their country (null: never since the welcome dialog). */
+  changedAt: Date | null;
+  /** Postgres's clock in the change's transaction: every node measures the wait by it. */
+  now: Date;
+}
+
+/** A country change to write (see `moveCountry`). */
+export interface CountryMove {
+  userId: string;
+  from: string;
+  to: string;
+  /** The player's points and taps as Postgres holds them. */
+  points: number;
+  taps: number;
+  /** The change's number with Redis (RebuildRepository.nextCountryMove); null on Postgres alone. */
+  moves: number | null;
 }
 
 /** A batch of taps as Postgres counts it (see `addTaps`). */
@@ -186,6 +212,47 @@ export class GameRepository {
     return new Map(rows.map((row) => [row.id, row.country]));
   }
 
+  /** The player a country change is about, their row locked (FOR UPDATE) until it commits. */
+  async lockForCountryChange(userId: string): Promise<PlayerForCountryChange | null> {
+    const { rows } = await this.db.query<PlayerForCountryChange>(
+      `SELECT country, total_points::float8 AS "totalPoints", total_taps::float8 AS "totalTaps",
+              frozen_at IS NOT NULL AS frozen, country_changed_at AS "changedAt", now() AS now
+         FROM game_users WHERE id = $1 FOR UPDATE`,
+      [userId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Moves the player to another country with the points and taps Postgres holds of them: off the
+   * old country's totals, onto the new one's, and records when. In the transaction that locked
+   * the player's row, so a tap statement waits for it and counts for the country it then finds.
+   * A season's countries are read through the players' countries (the running seasons follow at
+   * once; an archived season keeps its own rows). With Redis, both rows take the change's number:
+   * a flush of figures taken before it no longer writes them, the first after it does.
+   */
+  async moveCountry({ userId, from, to, points, taps, moves }: CountryMove): Promise<void> {
+    await this.db.query(
+      `WITH u AS (
+         UPDATE game_users SET country = $3::text, country_changed_at = now(), updated_at = now()
+          WHERE id = $1 RETURNING id
+       ), old AS (
+         UPDATE game_countries
+            SET total_points = GREATEST(0, total_points - $4::bigint),
+                total_taps = GREATEST(0, total_taps - $5::bigint),
+                moves = GREATEST(moves, coalesce($6::bigint, 0)), updated_at = now()
+          WHERE country = $2::text AND EXISTS (SELECT 1 FROM u)
+       )
+       INSERT INTO game_countries AS gc (country, total_points, total_taps, moves)
+       SELECT $3::text, $4::bigint, $5::bigint, coalesce($6::bigint, 0) FROM u
+       ON CONFLICT (country) DO UPDATE
+          SET total_points = gc.total_points + EXCLUDED.total_points,
+              total_taps = gc.total_taps + EXCLUDED.total_taps,
+              moves = GREATEST(gc.moves, EXCLUDED.moves), updated_at = now()`,
+      [userId, from, to, points, taps, moves],
+    );
+  }
+
   async isFrozen(userId: string): Promise<boolean> {
     const { rows } = await this.db.query<{ frozen: boolean }>(
       'SELECT frozen_at IS NOT NULL AS frozen FROM game_users WHERE id = $1',
@@ -300,12 +367,14 @@ export class GameRepository {
    * Writes absolute totals kept elsewhere (Redis), all in one statement: Postgres never holds part
    * of a flush. Totals only grow (taps, and points with them or by a bonus), so a row is written
    * only when the new totals are larger: a retried
-   * flush is harmless, and a slow flusher's older figures never overwrite a newer flusher's.
+   * flush is harmless, and a slow flusher's older figures never overwrite a newer flusher's. A
+   * country's totals also go down, when a player leaves it (moveCountry): figures of a later
+   * change's number replace the row whatever their size, and those of an earlier one never do.
    * Figures of another Redis generation than Postgres follows (read from a Redis since emptied and
    * rebuilt) are not written: false.
    */
   async writeTotals(totals: FlushedTotals, generation: string): Promise<boolean> {
-    const { users, sessions, countries, seasons } = totals;
+    const { users, sessions, countries, seasons, moves } = totals;
     const days = users.flatMap(({ id, days }) => days.map(({ day, taps }) => ({ id, day, taps })));
     const { rows } = await this.db.query<{ written: boolean }>(
       `WITH gen AS (
@@ -322,13 +391,14 @@ export class GameRepository {
            FROM unnest($4::uuid[], $5::bigint[], $6::bigint[], $7::bigint[]) AS v(id, points, taps, seq)
           WHERE g.id = v.id AND g.session_taps < v.taps AND EXISTS (SELECT 1 FROM gen)
        ), countries AS (
-         INSERT INTO game_countries (country, total_points, total_taps)
-         SELECT * FROM unnest($8::char(2)[], $9::bigint[], $10::bigint[])
+         INSERT INTO game_countries (country, total_points, total_taps, moves)
+         SELECT v.*, $18::bigint FROM unnest($8::char(2)[], $9::bigint[], $10::bigint[]) AS v
           WHERE EXISTS (SELECT 1 FROM gen)
          ON CONFLICT (country) DO UPDATE
-            SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps, updated_at = now()
-          WHERE (game_countries.total_taps, game_countries.total_points)
-              < (EXCLUDED.total_taps, EXCLUDED.total_points)
+            SET total_points = EXCLUDED.total_points, total_taps = EXCLUDED.total_taps,
+                moves = EXCLUDED.moves, updated_at = now()
+          WHERE (game_countries.moves, game_countries.total_taps, game_countries.total_points)
+              < (EXCLUDED.moves, EXCLUDED.total_taps, EXCLUDED.total_points)
        ), seasons AS (
          INSERT INTO game_season_scores AS g (season, user_id, points)
          SELECT * FROM unnest($12::int[], $13::uuid[], $14::bigint[])
@@ -361,6 +431,7 @@ export class GameRepository {
         days.map((d) => d.id),
         days.map((d) => d.day),
         days.map((d) => d.taps),
+        moves,
       ],
     );
     return rows[0].written;

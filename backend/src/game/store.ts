@@ -7,6 +7,7 @@ import type {
 } from '@tapgram/shared';
 import type pg from 'pg';
 import type { BoardStretch } from './ranking';
+import type { PlayerForCountryChange } from './repository';
 
 /** How long a counted tap key is remembered: a tap sent again with it later counts again. */
 export const TAP_KEY_TTL_SECONDS = 3600;
@@ -94,6 +95,19 @@ export interface BonusRecording {
    */
   granted(tx: pg.PoolClient, grants: BonusGrant[]): Promise<void>;
 }
+
+/**
+ * What decides a country change, in its Postgres transaction once the player's row is locked:
+ * it refuses by throwing (too soon after the last one), and records the change (the audit).
+ */
+export type CountryChangeDecision = (
+  client: pg.PoolClient,
+  player: PlayerForCountryChange,
+) => Promise<void>;
+
+export type CountryChangeOutcome =
+  /** `changedAt`: when the player last changed their country (now, for 'changed'). */
+  { kind: 'changed' | 'same'; user: GameUser; changedAt: Date | null } | { kind: 'missing' };
 
 export type SessionOutcome =
   ({ kind: 'ok' } & BatchNumbers) | { kind: 'no-session' } | { kind: 'not-owner' };
@@ -184,5 +198,17 @@ export interface GameStore {
    * nothing was due, or another node made them).
    */
   grantBonuses(record: (how: BonusRecording) => Promise<BonusGrant[]>): Promise<BonusGrant[]>;
+  /**
+   * Moves the player to `country` with all their points, once: off the old country's all-time
+   * and running seasons' boards, onto the new one's (archived seasons keep the country they were
+   * played under). Taps counted before it count for the old country, after it for the new; a
+   * frozen player stays off the boards. `decide` runs in the change's transaction and may refuse
+   * it; the country they play for already changes nothing ('same', without `decide`).
+   */
+  changeCountry(
+    userId: string,
+    country: string,
+    decide: CountryChangeDecision,
+  ): Promise<CountryChangeOutcome>;
   close(): Promise<void>;
 }

@@ -94,6 +94,39 @@ describe.runIf(await redisAvailable())('Redis flushers writing to Postgres', () 
     expect(await postgresTotals(player)).toEqual({ user: 5, session: 5, country: 5 });
   });
 
+  it('never writes a country’s figures taken before a country change over the change', async () => {
+    const countries = async () => {
+      const { rows } = await server.db.pool.query<{ country: string; points: number }>(
+        `SELECT country, total_points::float8 AS points FROM game_countries
+          WHERE country IN ('PT', 'PY') ORDER BY country`,
+      );
+      return rows;
+    };
+    const mover = await makePlayer(server.url, 'PT');
+    const stayer = await makePlayer(server.url, 'PT');
+    await taps(mover, 5);
+    await taps(stayer, 2);
+    await processStore(new GameRepository(server.db.pool)).flush();
+    // Taps Postgres does not hold yet, in the cut a slow flusher takes before the change.
+    await taps(mover, 3);
+    const stalled = new StalledRepository(server.db.pool);
+    const slow = processStore(stalled).flush();
+    await stalled.writing;
+
+    const changed = await request(server.url)
+      .patch('/api/users/me/country')
+      .set('Cookie', mover.cookie)
+      .send({ country: 'PY' });
+    expect(changed.status).toBe(200);
+    stalled.release();
+    await slow;
+    await processStore(new GameRepository(server.db.pool)).flush();
+    expect(await countries()).toEqual([
+      { country: 'PT', points: 2 },
+      { country: 'PY', points: 8 },
+    ]);
+  });
+
   it('writes what a flusher took before its process died, once the next process starts', async () => {
     const player = await makePlayer(server.url, 'FI');
     await taps(player, 4);

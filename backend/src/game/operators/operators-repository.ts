@@ -98,7 +98,10 @@ function playersSql(where: string, tail: string): string {
      ${tail}`;
 }
 
-/** Reads for the operators' screens, and the audit trail of freezes, which it alone writes. */
+/**
+ * Reads for the operators' screens, and the audit trail of freezes and players' country changes,
+ * which it alone writes.
+ */
 export class OperatorsRepository {
   constructor(
     private readonly db: Queryable,
@@ -304,10 +307,10 @@ export class OperatorsRepository {
     return rows;
   }
 
-  /** Appends a freeze or unfreeze to the audit trail. */
+  /** Appends an action on a player to the audit trail (no moderator: the player's own). */
   async recordAction(
     playerId: string,
-    moderatorId: string,
+    moderatorId: string | null,
     action: PlayerAction['action'],
     reason: string,
   ): Promise<void> {
@@ -318,14 +321,14 @@ export class OperatorsRepository {
     );
   }
 
-  /** The latest freezes and unfreezes, of one player or of all. */
+  /** The latest actions on players, of one player or of all. */
   async actions(playerId: string | null, limit: number): Promise<PlayerAction[]> {
     const { rows } = await this.db.query<PlayerAction & { at: Date }>(
       `SELECT a.id, a.player_id AS "playerId", p.username AS player, a.action,
               m.username AS moderator, a.reason, a.created_at AS at
          FROM game_player_actions a
          JOIN game_users p ON p.id = a.player_id
-         JOIN lolgram_users m ON m.id = a.moderator_id
+         LEFT JOIN lolgram_users m ON m.id = a.moderator_id
         WHERE $1::uuid IS NULL OR a.player_id = $1
         ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
       [playerId, limit],

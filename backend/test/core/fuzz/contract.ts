@@ -1,6 +1,6 @@
 /**
- * Every endpoint of the /api contract (the routers: game/routes.ts, game/streaks/streak-routes.ts,
- * game/telegram/telegram-routes.ts, accounts/users-routes.ts,
+ * Every endpoint of the /api contract (the routers: game/routes.ts, game/country/country-routes.ts,
+ * game/streaks/streak-routes.ts, game/telegram/telegram-routes.ts, accounts/users-routes.ts,
  * lolgram/relations/follows-routes.ts, lolgram/relations/blocks-routes.ts,
  * lolgram/saves/saves-routes.ts, lolgram/posts/posts-routes.ts, lolgram/comments/comments-routes.ts,
  * lolgram/moderation/moderation-routes.ts, lolgram/notifications/notifications-routes.ts,
@@ -51,6 +51,7 @@ export const CONTRACT: Endpoint[] = [
   { method: 'POST', path: '/api/users', json: { username: 'username', country: 'country' } },
   { method: 'GET', path: '/api/users/{playerId}' },
   { method: 'GET', path: '/api/users/{playerId}/rank' },
+  { method: 'PATCH', path: '/api/users/me/country', json: { country: 'country' } },
   { method: 'GET', path: '/api/users/{playerId}/around', query: { span: 'limit' } },
   {
     method: 'POST',

@@ -78,13 +78,19 @@ function Actions({ actions }: { actions: PlayerAction[] }) {
     <ol className="space-y-1.5 text-sm">
       {actions.map((action) => (
         <li key={action.id} className="rounded-lg bg-slate-800/60 px-3 py-2 wrap-anywhere">
-          <p>
-            <span className="font-semibold">@{action.moderator}</span>{' '}
-            <span className={action.action === 'freeze' ? 'text-sky-300' : 'text-emerald-300'}>
-              {ACTION_VERB[action.action]}
-            </span>{' '}
-            this player: {action.reason}
-          </p>
+          {action.moderator === null ? (
+            <p>
+              This player {ACTION_VERB[action.action]}: {action.reason}
+            </p>
+          ) : (
+            <p>
+              <span className="font-semibold">@{action.moderator}</span>{' '}
+              <span className={action.action === 'freeze' ? 'text-sky-300' : 'text-emerald-300'}>
+                {ACTION_VERB[action.action]}
+              </span>{' '}
+              this player: {action.reason}
+            </p>
+          )}
           <time className="text-xs text-slate-400" dateTime={action.at}>
             {when(action.at)}
           </time>

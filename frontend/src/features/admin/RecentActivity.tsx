@@ -29,24 +29,32 @@ function decisionEntry(d: AdminStats['recentDecisions'][number]): Entry {
 }
 
 function actionEntry(a: PlayerAction): Entry {
+  const player = (
+    <Link
+      to={`/admin/players/${encodeURIComponent(a.playerId)}`}
+      className="rounded font-semibold text-amber-200 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-amber-300"
+    >
+      @{a.player}
+    </Link>
+  );
   return {
     key: `player-${a.id}`,
     at: a.at,
-    line: (
-      <>
-        @{a.moderator}{' '}
-        <span className={a.action === 'freeze' ? 'text-sky-300' : 'text-emerald-300'}>
-          {ACTION_VERB[a.action]}
-        </span>{' '}
-        <Link
-          to={`/admin/players/${encodeURIComponent(a.playerId)}`}
-          className="rounded font-semibold text-amber-200 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-amber-300"
-        >
-          @{a.player}
-        </Link>
-        : {a.reason}
-      </>
-    ),
+    // A player's own action (their country) names no moderator.
+    line:
+      a.moderator === null ? (
+        <>
+          {player} {ACTION_VERB[a.action]}: {a.reason}
+        </>
+      ) : (
+        <>
+          @{a.moderator}{' '}
+          <span className={a.action === 'freeze' ? 'text-sky-300' : 'text-emerald-300'}>
+            {ACTION_VERB[a.action]}
+          </span>{' '}
+          {player}: {a.reason}
+        </>
+      ),
   };
 }
 

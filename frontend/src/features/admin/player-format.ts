@@ -38,4 +38,6 @@ export const ACTION_VERB: Record<PlayerAction['action'], string> = {
   freeze: 'froze',
   unfreeze: 'unfroze',
   'cancel-referral': 'cancelled a referral bonus of',
+  // The player's own action: no moderator (the lines say "@player changed their country").
+  'change-country': 'changed their country',
 };
