@@ -112,7 +112,13 @@ export function prerender(): Plugin {
         const template = index.source;
         if (!template.includes(ROOT)) throw new Error(`prerender: index.html has no ${ROOT}`);
 
-        const outDir = path.join(root, 'node_modules/.cache/prerender');
+        // A folder of its own for each build: its modules are imported by their plain paths, so
+        // that the entry and the page chunks importing it share one instance of each module (a
+        // query string on the entry alone made it a second instance, with React contexts and
+        // module state of its own), and a later build in the same process still gets fresh ones.
+        const cache = path.join(root, 'node_modules/.cache');
+        fs.mkdirSync(cache, { recursive: true });
+        const outDir = fs.mkdtempSync(path.join(cache, 'prerender-'));
         await build({
           root,
           mode,
@@ -128,7 +134,7 @@ export function prerender(): Plugin {
           },
         });
         const entryUrl = pathToFileURL(path.join(outDir, 'entry-server.js')).href;
-        const server = (await import(`${entryUrl}?${Date.now()}`)) as ServerEntry;
+        const server = (await import(entryUrl)) as ServerEntry;
 
         const chunks = Object.values(bundle).filter(
           (file): file is Rolldown.OutputChunk => file.type === 'chunk',

@@ -21,7 +21,8 @@ export function LazyStorySection({ held = false }: { held?: boolean }) {
   const near = seen || (hydrated && typeof IntersectionObserver === 'undefined');
   useEffect(() => {
     const element = place.current;
-    if (near || held || !element) return;
+    // Not while hydrating either: until then the page cannot know whether it is `held`.
+    if (near || held || !hydrated || !element) return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) setSeen(true);
@@ -30,7 +31,7 @@ export function LazyStorySection({ held = false }: { held?: boolean }) {
     );
     observer.observe(element);
     return () => observer.disconnect();
-  }, [near, held]);
+  }, [near, held, hydrated]);
   return (
     <div ref={place} className={near ? undefined : 'min-h-96'}>
       {near && (
