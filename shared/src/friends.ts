@@ -74,6 +74,12 @@ export const referralCancelReasons = {
   inviteeFrozen: (reason: string) => `The invited player was frozen: ${reason}`,
 } as const;
 
+/** Why an unfreeze restored a bonus a freeze cancelled, as the audit records it. */
+export const referralRestoreReasons = {
+  inviterUnfrozen: (reason: string) => `The inviter was unfrozen: ${reason}`,
+  inviteeUnfrozen: (reason: string) => `The invited player was unfrozen: ${reason}`,
+} as const;
+
 export const referralWaitingReason =
   "The inviter's bonuses for today are all paid: this one is paid on a later day";
 

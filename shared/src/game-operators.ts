@@ -69,9 +69,15 @@ export type PlayerDay = z.infer<typeof playerDaySchema>;
 export const PLAYER_ACTIONS = ['freeze', 'unfreeze'] as const;
 /**
  * What the audit records: an operator's freeze or unfreeze, the referral bonuses a freeze
- * cancelled, and a player's own change of country (no moderator: `moderator` is null).
+ * cancelled and those an unfreeze restored, and a player's own change of country (no moderator:
+ * `moderator` is null).
  */
-export const AUDIT_ACTIONS = [...PLAYER_ACTIONS, 'cancel-referral', 'change-country'] as const;
+export const AUDIT_ACTIONS = [
+  ...PLAYER_ACTIONS,
+  'cancel-referral',
+  'restore-referral',
+  'change-country',
+] as const;
 export const playerActionSchema = z.object({
   id: z.string(),
   playerId: z.string(),

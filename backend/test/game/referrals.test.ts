@@ -6,6 +6,7 @@ import {
   inviteSchema,
   referralCancelReasons,
   referralEvidenceSchema,
+  referralRestoreReasons,
   referralWaitingReason,
   type Invitations,
 } from '@tapgram/shared';
@@ -302,5 +303,40 @@ describe.each(storageModes)('invitations and the referral bonus (%s mode)', (mod
     expect(history.body).toEqual([
       expect.objectContaining({ kind: 'referral', state: 'cancelled', points: 0, reason }),
     ]);
+  });
+  it('restores the bonus a freeze cancelled when the player is unfrozen, and pays it once, by the usual rules', async () => {
+    const inviter = await makePlayer(server.url);
+    const invitee = await makeInvitee(server.url, await codeOf(inviter));
+    await playedYesterday(invitee, 5);
+    await playToday(invitee, 5, 5);
+    const freeze = (who: Player, reason: string) =>
+      admin.agent.post(`/api/admin/game/players/${who.user.id}/freeze`).send({ reason });
+    const unfreeze = (who: Player, reason: string) =>
+      admin.agent.post(`/api/admin/game/players/${who.user.id}/unfreeze`).send({ reason });
+    expect((await freeze(invitee, 'looked scripted')).status).toBe(200);
+    expect((await freeze(inviter, 'many invitees')).status).toBe(200);
+    // One side still frozen: it stays cancelled.
+    expect((await unfreeze(invitee, 'a real person')).status).toBe(200);
+    expect((await invitationsOf(inviter)).invitations[0]).toMatchObject({ state: 'cancelled' });
+    // Neither frozen: pending again, then paid at the next look (here, the inviter's read).
+    const lifted = await unfreeze(inviter, 'appeal upheld');
+    expect(lifted.status).toBe(200);
+    const reason = referralRestoreReasons.inviterUnfrozen('appeal upheld');
+    expect(lifted.body.actions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: 'restore-referral', reason })]),
+    );
+    const detail = await admin.agent.get(`/api/admin/game/players/${invitee.user.id}`);
+    expect(detail.body.actions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: 'restore-referral', reason })]),
+    );
+    const { invitations } = await invitationsOf(inviter, other.url);
+    expect(invitations[0]).toMatchObject({ state: 'paid', reason: null });
+    await expect.poll(async () => (await pointsOf(inviter)).totalPoints).toBe(BONUS);
+    await expect.poll(async () => (await pointsOf(invitee)).totalPoints).toBe(5 + BONUS);
+    // Once: another freeze and unfreeze touch a paid bonus no more.
+    expect((await freeze(inviter, 'again')).status).toBe(200);
+    expect((await unfreeze(inviter, 'again')).status).toBe(200);
+    expect((await invitationsOf(inviter)).invitations[0]).toMatchObject({ state: 'paid' });
+    expect((await pointsOf(inviter)).totalPoints).toBe(BONUS);
   });
 });

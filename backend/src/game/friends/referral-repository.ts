@@ -190,6 +190,31 @@ export class ReferralRepository {
     return rows;
   }
 
+  /**
+   * Brings back to pending the cancelled invitations where the player is either side and the
+   * other side is not frozen, in the caller's transaction (an unfreeze's, before the player's
+   * row), with the reason each side reads. Only a freeze cancels an invitation, so these are the
+   * bonuses freezes cancelled; the payer pays them by the usual rules once they are due.
+   */
+  async restoreCancelled(
+    db: Queryable,
+    playerId: string,
+    reasons: { asInviter: string; asInvitee: string },
+  ): Promise<CancelledInvitation[]> {
+    const { rows } = await db.query<CancelledInvitation>(
+      `UPDATE game_invitations i
+          SET state = 'pending', settled_at = NULL, reason = NULL
+        WHERE (i.inviter_id = $1 OR i.invitee_id = $1) AND i.state = 'cancelled'
+          AND NOT EXISTS (SELECT 1 FROM game_users o
+                           WHERE o.id IN (i.inviter_id, i.invitee_id) AND o.id <> $1
+                             AND o.frozen_at IS NOT NULL)
+        RETURNING i.id, i.inviter_id AS "inviterId", i.invitee_id AS "inviteeId",
+                  CASE WHEN i.inviter_id = $1 THEN $2 ELSE $3 END AS reason`,
+      [playerId, reasons.asInviter, reasons.asInvitee],
+    );
+    return rows;
+  }
+
   /** The player's referral bonuses: paid, waiting or cancelled, as either side, newest first. */
   async history(userId: string, limit: number): Promise<ReferralHistoryRow[]> {
     const { rows } = await this.pool.query<ReferralHistoryRow>(

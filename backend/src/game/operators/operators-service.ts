@@ -2,6 +2,7 @@ import type { LEADERBOARD_CSV_COLUMNS } from '@tapgram/shared';
 import {
   boardRanks,
   referralCancelReasons,
+  referralRestoreReasons,
   seasonAt,
   type ReferralEvidence,
   type SeasonCalendar,
@@ -35,7 +36,7 @@ export class OperatorsService {
     private readonly repo: OperatorsRepository,
     private readonly store: GameStore,
     private readonly events: EventBus,
-    private readonly referrals: Pick<ReferralRepository, 'cancelUnpaid'>,
+    private readonly referrals: Pick<ReferralRepository, 'cancelUnpaid' | 'restoreCancelled'>,
     private readonly calendar: SeasonCalendar,
     /** REFERRAL_TAPS: the threshold an invited player who "stopped right after it" stayed near. */
     private readonly referralTaps: number,
@@ -72,7 +73,7 @@ export class OperatorsService {
   ): Promise<PlayerDetail> {
     const outcome = await withTransaction(this.pool, async (client) => {
       // Before the player's row: a payment locks the invitation, then the players' rows.
-      if (frozen && isId(id)) await this.cancelReferrals(client, admin, id, reason);
+      if (isId(id)) await this.settleReferrals(client, admin, id, frozen, reason);
       const changed = await new GameRepository(client).setFrozen(id, frozen, reason);
       if (changed === 'changed') {
         await this.repo
@@ -96,23 +97,31 @@ export class OperatorsService {
   }
 
   /**
-   * A freeze cancels the unpaid referral bonuses where the player is either side, for both sides,
-   * each with its reason in the audit (on both players). A later unfreeze does not bring them back.
+   * A freeze cancels the unpaid referral bonuses where the player is either side, for both sides;
+   * an unfreeze brings back those whose other side is not frozen (pending again: paid once due,
+   * within the cap). Each with its reason in the audit, on both players.
    */
-  private async cancelReferrals(
+  private async settleReferrals(
     client: pg.PoolClient,
     admin: Admin,
     id: string,
+    frozen: boolean,
     reason: string,
   ): Promise<void> {
-    const cancelled = await this.referrals.cancelUnpaid(client, id, {
-      asInviter: referralCancelReasons.inviterFrozen(reason),
-      asInvitee: referralCancelReasons.inviteeFrozen(reason),
-    });
+    const changed = frozen
+      ? await this.referrals.cancelUnpaid(client, id, {
+          asInviter: referralCancelReasons.inviterFrozen(reason),
+          asInvitee: referralCancelReasons.inviteeFrozen(reason),
+        })
+      : await this.referrals.restoreCancelled(client, id, {
+          asInviter: referralRestoreReasons.inviterUnfrozen(reason),
+          asInvitee: referralRestoreReasons.inviteeUnfrozen(reason),
+        });
     const audit = this.repo.on(client);
-    for (const invitation of cancelled) {
+    const action = frozen ? 'cancel-referral' : 'restore-referral';
+    for (const invitation of changed) {
       for (const player of [invitation.inviterId, invitation.inviteeId]) {
-        await audit.recordAction(player, admin.id, 'cancel-referral', invitation.reason);
+        await audit.recordAction(player, admin.id, action, invitation.reason);
       }
     }
   }

@@ -40,4 +40,5 @@ export const ACTION_VERB: Record<PlayerAction['action'], string> = {
   'cancel-referral': 'cancelled a referral bonus of',
   // The player's own action: no moderator (the lines say "@player changed their country").
   'change-country': 'changed their country',
+  'restore-referral': 'restored a referral bonus of',
 };
