@@ -1,8 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/logger';
 import { runMigrations } from '../../src/core/migrate';
-import { createScratchDatabase } from '../../test-support/services';
+import { createScratchDatabase, scratchPool } from '../../test-support/services';
 
 describe('migrations on one Postgres shared by several nodes', () => {
   let scratch: { url: string; drop: () => Promise<void> };
@@ -17,7 +17,7 @@ describe('migrations on one Postgres shared by several nodes', () => {
 
   it('lets nodes that start together take turns: one applies, the others find nothing to do', async () => {
     const nodes = Array.from({ length: 3 }, () => {
-      const pool = new pg.Pool({ connectionString: scratch.url, max: 1 });
+      const pool = scratchPool(scratch.url, 1);
       pools.push(pool);
       return pool;
     });

@@ -1,5 +1,5 @@
 import { gameUserSchema, inviteSchema, leaderboardUserSchema } from '@tapgram/shared';
-import pg from 'pg';
+import type pg from 'pg';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import { spawnServer, type ServerProcess } from '../../test-support/process';
 import {
   createScratchDatabase,
   dropRedisPrefix,
+  scratchPool,
   postgresAnswers,
   redisAnswers,
   TEST_REDIS_URL,
@@ -42,7 +43,7 @@ describe.runIf((await postgresAnswers()) && (await redisAnswers()))(
       const scratch = await createScratchDatabase({ migrated: true });
       drop = scratch.drop;
       prefix = uniqueName('tgbonus');
-      db = new pg.Pool({ connectionString: scratch.url, max: 2 });
+      db = scratchPool(scratch.url, 2);
       env = {
         DATABASE_URL: scratch.url,
         REDIS_URL: TEST_REDIS_URL,

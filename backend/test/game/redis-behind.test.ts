@@ -1,12 +1,12 @@
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisAvailable } from '../../test-support/availability';
 import { startRedisProcess, type RedisProcess } from '../../test-support/redis-process';
 import { startTestServer, type TestServer } from '../../test-support/server';
-import { createScratchDatabase, uniqueName } from '../../test-support/services';
+import { createScratchDatabase, scratchPool, uniqueName } from '../../test-support/services';
 import { makePlayer, tap, type Player } from './builders';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
@@ -37,7 +37,7 @@ describe.runIf(await redisAvailable())('a Redis whose counters are behind Postgr
       startRedisProcess(),
       createScratchDatabase(),
     ]);
-    postgres = new pg.Pool({ connectionString: database.url, max: 1 });
+    postgres = scratchPool(database.url, 1);
   });
   afterAll(async () => {
     for (const server of servers) await server.stop();

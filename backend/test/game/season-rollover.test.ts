@@ -15,6 +15,7 @@ import { spawnServer, type ServerProcess } from '../../test-support/process';
 import {
   createScratchDatabase,
   dropRedisPrefix,
+  scratchPool,
   TEST_REDIS_URL,
   uniqueName,
 } from '../../test-support/services';
@@ -163,7 +164,7 @@ describe.each(storageModes)('a season rollover under load (%s mode)', (mode) => 
     async () => {
       const database = await createScratchDatabase();
       cleanups.push(database.drop);
-      const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+      const pool = scratchPool(database.url, 4);
       cleanups.push(() => pool.end());
       await runMigrations(pool, createLogger('silent'));
       const prefix = uniqueName('tgroll');
