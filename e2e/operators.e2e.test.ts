@@ -254,7 +254,7 @@ describe.runIf(executable)('game operators in a browser', () => {
     await game.screenshot({ path: screenshotPath('operators-frozen-play-360'), fullPage: true });
   });
 
-  it.each([360, 1280])(
+  it.each([320, 360, 1280])(
     "shows an inviter's invited players tapping to one script's rhythm, explained, at %i px",
     async (width) => {
       const stamp = `${width}${Date.now().toString(36).slice(-5)}`;
