@@ -17,6 +17,8 @@ const ZOD = '$ZodObject';
 const WALLET = 'WalletNotConnectedError';
 /** Radix Toast's viewport: loaded with the first toast a page shows. */
 const TOASTS = 'ToastViewport';
+/** Radix Dialog's overlay: the game's welcome dialog is the browser's own <dialog>. */
+const RADIX_DIALOG = 'DialogOverlayImpl';
 
 /** The built file of each source the vite manifest knows (entries and lazy chunks). */
 function chunkOf(source: string): string {
@@ -120,6 +122,7 @@ describe.runIf(executable)('pages load only the code they use', () => {
     expect([...scripts.keys()]).not.toContain(lolgramChunk);
     expect([...scripts.keys()]).not.toContain(walletChunk);
     expect(holding(scripts, TOASTS)).toEqual([]);
+    expect(holding(scripts, RADIX_DIALOG)).toEqual([]);
     // The friends card (and the QR code's library) load for a player, once the screen is up.
     expect([...scripts.keys()]).not.toContain(chunkOf('src/features/game/friends/FriendsCard.tsx'));
     expect([...scripts.keys()]).not.toContain(chunkOf('src/features/game/friends/QrCode.tsx'));
