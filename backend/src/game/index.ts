@@ -67,16 +67,16 @@ export async function createGameFeature(
   let claims: PushClaims;
   let readiness: Feature['readiness'];
   if (redis) {
-    const redisStore = new RedisGameStore(
+    const redisStore = new RedisGameStore({
       redis,
       repos,
       rateLimit,
       logger,
-      config.REDIS_PREFIX,
+      prefix: config.REDIS_PREFIX,
       metrics,
       calendar,
-      { events, pool: db.pool },
-    );
+      outbox: { events, pool: db.pool },
+    });
     await redisStore.start(config.FLUSH_INTERVAL_MS);
     store = redisStore;
     readiness = () => ({ gameCounters: redisStore.isBehind ? 'behind' : 'ok' });
@@ -130,15 +130,15 @@ export async function createGameFeature(
   const payer = new ReferralPayer(invitations, logger, config.REFERRAL_CHECK_MS);
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const audit = new OperatorsRepository(db.pool, suspicionRules(config), today);
-  const operators = new OperatorsService(
-    db.pool,
-    audit,
+  const operators = new OperatorsService({
+    pool: db.pool,
+    repo: audit,
     store,
     events,
     referrals,
     calendar,
-    config.REFERRAL_TAPS,
-  );
+    referralTaps: config.REFERRAL_TAPS,
+  });
   const router = Router();
   router.use(
     gameRouter(

@@ -85,6 +85,22 @@ class CountryNotHeld extends Error {
 /** Players of an ended season read from Redis in one step of the archive. */
 const SEASON_PAGE = 5000;
 
+export interface RedisStoreDeps {
+  redis: Redis;
+  repos: GameRepositories;
+  rateLimit: TapAllowance;
+  logger: Logger;
+  /** REDIS_PREFIX: the keys of this deployment. */
+  prefix: string;
+  metrics?: Metrics;
+  calendar?: SeasonCalendar;
+  /**
+   * Where bonuses granted in Postgres are recorded until Redis holds them (the outbox of
+   * `events`, in `pool`); without it a node that stops between the two loses them.
+   */
+  outbox?: { events: EventBus; pool: pg.Pool };
+}
+
 /**
  * The hot path on Redis: per-player hashes, sorted sets for both leaderboards, atomic tap scripts.
  * Postgres stays the durable copy: a flusher writes what changed about once a second, and a Redis
@@ -104,20 +120,27 @@ export class RedisGameStore implements GameStore {
   private readonly unfollowed = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly redis: Redis,
-    { players, boards, rebuild, transaction }: GameRepositories,
-    rateLimit: TapAllowance,
-    private readonly logger: Logger,
-    prefix: string,
-    private readonly metrics?: Metrics,
-    private readonly calendar: SeasonCalendar = DEFAULT_SEASON_CALENDAR,
-    /**
-     * Where bonuses granted in Postgres are recorded until Redis holds them (the outbox of
-     * `events`, in `pool`); without it a node that stops between the two loses them.
-     */
-    private readonly outbox?: { events: EventBus; pool: pg.Pool },
-  ) {
+  private readonly redis: Redis;
+  private readonly logger: Logger;
+  private readonly metrics: Metrics | undefined;
+  private readonly calendar: SeasonCalendar;
+  private readonly outbox: RedisStoreDeps['outbox'];
+
+  constructor({
+    redis,
+    repos: { players, boards, rebuild, transaction },
+    rateLimit,
+    logger,
+    prefix,
+    metrics,
+    calendar = DEFAULT_SEASON_CALENDAR,
+    outbox,
+  }: RedisStoreDeps) {
+    this.redis = redis;
+    this.logger = logger;
+    this.metrics = metrics;
+    this.calendar = calendar;
+    this.outbox = outbox;
     this.k = gameKeys(prefix);
     this.repo = players;
     this.boards = boards;

@@ -56,7 +56,13 @@ describe.each(storageModes)('boards sent to new sockets (%s mode)', (mode) => {
     let claims: PushClaims;
     if (mode === 'redis') {
       redis = new Redis(TEST_REDIS_URL);
-      store = new RedisGameStore(redis, repo, rate, createLogger('silent'), prefix);
+      store = new RedisGameStore({
+        redis,
+        repos: repo,
+        rateLimit: rate,
+        logger: createLogger('silent'),
+        prefix,
+      });
       claims = new RedisPushClaims(redis, gameKeys(prefix));
     } else {
       const local = new LocalPushClaims();

@@ -29,7 +29,13 @@ describe.each(storageModes)('leaderboard push claims (%s mode)', (mode) => {
     if (mode === 'redis') {
       const client = new Redis(TEST_REDIS_URL);
       redis = client;
-      store = new RedisGameStore(client, repo, rate, createLogger('silent'), prefix);
+      store = new RedisGameStore({
+        redis: client,
+        repos: repo,
+        rateLimit: rate,
+        logger: createLogger('silent'),
+        prefix,
+      });
       claims = new RedisPushClaims(client, gameKeys(prefix));
       const lock = gameKeys(prefix).pushLock;
       intervalPasses = async () => {

@@ -79,13 +79,13 @@ describe.runIf(await redisAvailable())('acknowledged taps when Redis loses its d
     flusherRedis = new Redis(redis.url);
     // The test kills this Redis: the reconnect attempts' errors are expected, not news.
     flusherRedis.on('error', () => undefined);
-    flusher = new RedisGameStore(
-      flusherRedis,
-      gameRepositories(server.db.pool),
-      { perSecond: 20, burst: 40 },
-      createLogger('silent'),
-      server.redisPrefix,
-    );
+    flusher = new RedisGameStore({
+      redis: flusherRedis,
+      repos: gameRepositories(server.db.pool),
+      rateLimit: { perSecond: 20, burst: 40 },
+      logger: createLogger('silent'),
+      prefix: server.redisPrefix,
+    });
   });
   afterAll(async () => {
     for (const t of tappers) {

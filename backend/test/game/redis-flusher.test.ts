@@ -46,13 +46,13 @@ describe.runIf(await redisAvailable())('Redis flushers writing to Postgres', () 
     const redis = new Redis(TEST_REDIS_URL);
     clients.push(redis);
     const rate = { perSecond: 20, burst: 40 };
-    return new RedisGameStore(
+    return new RedisGameStore({
       redis,
-      { ...gameRepositories(server.db.pool), players },
-      rate,
-      createLogger('silent'),
-      server.redisPrefix,
-    );
+      repos: { ...gameRepositories(server.db.pool), players },
+      rateLimit: rate,
+      logger: createLogger('silent'),
+      prefix: server.redisPrefix,
+    });
   };
   const taps = async (player: Player, n: number) => {
     for (let i = 0; i < n; i += 1) expect((await tap(server.url, player)).status).toBe(200);

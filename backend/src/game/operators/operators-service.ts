@@ -30,17 +30,36 @@ const RECENT_ACTIONS = 10;
 export type CsvRow = Record<(typeof LEADERBOARD_CSV_COLUMNS)[number], string | number>;
 
 /** What game operators do: look players up, freeze and unfreeze them, export the board. */
+export interface OperatorsDeps {
+  pool: pg.Pool;
+  /** The players' list, detail and audit. */
+  repo: OperatorsRepository;
+  store: GameStore;
+  events: EventBus;
+  referrals: Pick<ReferralRepository, 'cancelUnpaid' | 'restoreCancelled'>;
+  calendar: SeasonCalendar;
+  /** REFERRAL_TAPS: the threshold an invited player who "stopped right after it" stayed near. */
+  referralTaps: number;
+}
+
 export class OperatorsService {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly repo: OperatorsRepository,
-    private readonly store: GameStore,
-    private readonly events: EventBus,
-    private readonly referrals: Pick<ReferralRepository, 'cancelUnpaid' | 'restoreCancelled'>,
-    private readonly calendar: SeasonCalendar,
-    /** REFERRAL_TAPS: the threshold an invited player who "stopped right after it" stayed near. */
-    private readonly referralTaps: number,
-  ) {}
+  private readonly pool: pg.Pool;
+  private readonly repo: OperatorsRepository;
+  private readonly store: GameStore;
+  private readonly events: EventBus;
+  private readonly referrals: OperatorsDeps['referrals'];
+  private readonly calendar: SeasonCalendar;
+  private readonly referralTaps: number;
+
+  constructor(deps: OperatorsDeps) {
+    this.pool = deps.pool;
+    this.repo = deps.repo;
+    this.store = deps.store;
+    this.events = deps.events;
+    this.referrals = deps.referrals;
+    this.calendar = deps.calendar;
+    this.referralTaps = deps.referralTaps;
+  }
 
   players(search: string, sort: PlayerSort, limit: number, offset: number): Promise<PlayersPage> {
     return this.repo.players(search, sort, limit, offset);
@@ -73,7 +92,7 @@ export class OperatorsService {
   ): Promise<PlayerDetail> {
     const outcome = await withTransaction(this.pool, async (client) => {
       // Before the player's row: a payment locks the invitation, then the players' rows.
-      if (isId(id)) await this.settleReferrals(client, admin, id, frozen, reason);
+      if (isId(id)) await this.settleReferrals(client, { admin, id, frozen, reason });
       const changed = await new GameRepository(client).setFrozen(id, frozen, reason);
       if (changed === 'changed') {
         await this.repo
@@ -103,10 +122,7 @@ export class OperatorsService {
    */
   private async settleReferrals(
     client: pg.PoolClient,
-    admin: Admin,
-    id: string,
-    frozen: boolean,
-    reason: string,
+    { admin, id, frozen, reason }: { admin: Admin; id: string; frozen: boolean; reason: string },
   ): Promise<void> {
     const changed = frozen
       ? await this.referrals.cancelUnpaid(client, id, {
