@@ -183,6 +183,31 @@ describe.runIf(executable)('TapGram as a Telegram Mini App', () => {
     await context.close();
   });
 
+  it('changes the player’s country from the Country tile inside the Mini App', async () => {
+    const user = makeTelegramUser();
+    const made = await request(server.url)
+      .post('/api/telegram/session')
+      .send({ initData: signInitData(user), country: 'FR' });
+    expect(made.status).toBe(201);
+    const { id } = (made.body as { user: { id: string } }).user;
+
+    const context = await telegramContext(360);
+    const page = await context.newPage();
+    await page.goto(`/play${launchHash(signInitData(user))}`);
+    await until(() => page.getByTestId('stat-Country').textContent()).toContain('FR');
+    await page.getByRole('button', { name: 'Change country' }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Change your country' });
+    await until(() => dialog.isVisible()).toBe(true);
+    await dialog.getByLabel('Country').selectOption('PT');
+    await dialog.getByRole('button', { name: 'Change country' }).tap();
+    await until(() => dialog.count()).toBe(0);
+    await until(() => page.getByTestId('stat-Country').textContent()).toContain('PT');
+    expect((await request(server.url).get(`/api/users/${id}`)).body).toMatchObject({
+      country: 'PT',
+    });
+    await context.close();
+  });
+
   it('opens a returning Telegram player at once, with no welcome dialog', async () => {
     const user = makeTelegramUser();
     const made = await request(server.url)

@@ -223,5 +223,7 @@ export const gameConfigSchema = z.object({
   contractAddress: z.string(),
   /** The Mini App's link (`https://t.me/<bot>/<app>`) when the game also runs in Telegram. */
   telegramAppUrl: z.string().optional(),
+  /** COUNTRY_CHANGE_DAYS: days a player waits between two changes of their country (0: none). */
+  countryChangeDays: z.number().int(),
 });
 export type GameConfig = z.infer<typeof gameConfigSchema>;

@@ -147,6 +147,7 @@ export async function createGameFeature(
         socialUrl: config.SOCIAL_URL,
         chartUrl: config.CHART_URL,
         contractAddress: config.CONTRACT_ADDRESS,
+        countryChangeDays: config.COUNTRY_CHANGE_DAYS,
         ...(config.TELEGRAM_BOT_TOKEN ? { telegramAppUrl: config.TELEGRAM_APP_URL } : {}),
       },
       secret,

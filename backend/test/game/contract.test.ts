@@ -264,6 +264,7 @@ describe.each(storageModes)('game HTTP contract (%s mode)', (mode) => {
         socialUrl: expect.any(String),
         chartUrl: expect.any(String),
         contractAddress: expect.any(String),
+        countryChangeDays: 30,
       });
     });
   });

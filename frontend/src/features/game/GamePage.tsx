@@ -31,6 +31,10 @@ const TelegramLinkCard = lazy(() =>
 const FriendsCard = lazy(() =>
   import('./friends/FriendsCard').then((m) => ({ default: m.FriendsCard })),
 );
+// Only once a player opens it.
+const ChangeCountryDialog = lazy(() =>
+  import('./ChangeCountryDialog').then((m) => ({ default: m.ChangeCountryDialog })),
+);
 const WelcomeDialog = lazy(() =>
   import('./WelcomeDialog').then((m) => ({ default: m.WelcomeDialog })),
 );
@@ -57,6 +61,10 @@ export function GamePage() {
   // so that it closes as a dialog does.
   const [welcome, setWelcome] = useState(false);
   if (status === 'needs-user' && !welcome) setWelcome(true);
+  // The country's change: its code loads at the first open, and stays for the dialog to close.
+  const [changingCountry, setChangingCountry] = useState(false);
+  const [countryDialog, setCountryDialog] = useState(false);
+  if (changingCountry && !countryDialog) setCountryDialog(true);
 
   return (
     <>
@@ -80,6 +88,7 @@ export function GamePage() {
             rank={rankShown}
             country={user?.country}
             frozen={game.frozen}
+            onChangeCountry={user && hydrated ? () => setChangingCountry(true) : undefined}
           />
           <ContractBox address={address} />
           {/* Below the contract address, which stays on a phone's first screen. */}
@@ -108,6 +117,17 @@ export function GamePage() {
           <LazyStorySection held={status === 'needs-user'} />
         </div>
       </main>
+      {countryDialog && user && (
+        <Suspense fallback={null}>
+          <ChangeCountryDialog
+            open={changingCountry}
+            onOpenChange={setChangingCountry}
+            current={user.country}
+            days={config.data?.countryChangeDays}
+            onChanged={game.countryChanged}
+          />
+        </Suspense>
+      )}
       {welcome && (
         <Suspense fallback={null}>
           <WelcomeDialog

@@ -1,3 +1,4 @@
+import { Pencil } from 'lucide-react';
 import { countryName } from '../../lib/countries';
 import { CountryFlag } from '../../components/CountryFlag';
 import { DEFAULT_COUNTRY, RANK_BEFORE_LOAD } from '../../lib/ui-constants';
@@ -9,6 +10,8 @@ interface Props {
   country: string | undefined;
   /** A frozen player is off the boards: the tile says so instead of a rank they do not hold. */
   frozen?: boolean;
+  /** Opens the country's change (only for a player, once the page is hydrated). */
+  onChangeCountry?: () => void;
 }
 
 export function StatTiles({
@@ -17,6 +20,7 @@ export function StatTiles({
   rank,
   country = DEFAULT_COUNTRY,
   frozen = false,
+  onChangeCountry,
 }: Props) {
   const tiles = [
     { label: 'Session', value: sessionPoints.toLocaleString() },
@@ -29,6 +33,17 @@ export function StatTiles({
       value: (
         <span className="inline-flex items-center gap-2">
           <CountryFlag code={country} /> {country}
+          {onChangeCountry && (
+            <button
+              type="button"
+              onClick={onChangeCountry}
+              aria-label="Change country"
+              title="Change country"
+              className="-my-1 inline-flex size-8 items-center justify-center rounded-lg text-slate-400 hover:bg-slate-800 hover:text-amber-200 focus-visible:outline-2 focus-visible:outline-amber-300"
+            >
+              <Pencil className="size-4" aria-hidden="true" />
+            </button>
+          )}
         </span>
       ),
       title: countryName(country),

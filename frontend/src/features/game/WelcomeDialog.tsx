@@ -3,8 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { StayingDialog } from '../../components/ui/staying-dialog';
-import { countryOptions, defaultCountry } from '../../lib/countries';
-import { CountryFlag } from '../../components/CountryFlag';
+import { defaultCountry } from '../../lib/countries';
+import { CountryChooser } from '../../components/CountryChooser';
 import type { TelegramWelcome } from './usePlayer';
 
 /**
@@ -109,28 +109,12 @@ function WelcomeForm({
             )}
           </>
         )}
-        {/* min-w-0: a select is as wide as its longest option, which must not widen the dialog. */}
-        <div className="grid min-w-0 gap-1.5">
-          <label htmlFor="welcome-country" className="text-sm font-medium text-slate-300">
-            Country
-          </label>
-          <div className="flex h-11 min-w-0 items-center gap-2 rounded-xl border border-slate-600 bg-slate-950 pl-3 focus-within:outline-2 focus-within:outline-amber-300">
-            <CountryFlag code={country} className="text-lg" />
-            <select
-              id="welcome-country"
-              value={country}
-              disabled={creating}
-              onChange={(event) => setCountry(event.target.value)}
-              className="h-full min-w-0 flex-1 bg-transparent pr-3 text-base text-slate-100 outline-none disabled:cursor-not-allowed disabled:opacity-50"
-            >
-              {countryOptions().map((option) => (
-                <option key={option.code} value={option.code} className="bg-slate-900">
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
+        <CountryChooser
+          id="welcome-country"
+          value={country}
+          onChange={setCountry}
+          disabled={creating}
+        />
         <Button type="submit" size="lg" disabled={creating}>
           {creating ? 'Creating...' : 'Start Playing!'}
         </Button>

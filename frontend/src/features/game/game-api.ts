@@ -1,6 +1,8 @@
 import {
   POINTS_PER_TAP,
   TAP_KEY_HEADER,
+  type ChangeCountryBody,
+  type ChangeCountryResult,
   type CreateSessionBody,
   type CreateUserBody,
   type GameSession,
@@ -35,6 +37,12 @@ export async function createPlayer(
 ): Promise<GameUser> {
   const body: CreateUserBody = { username, country, ...(ref ? { ref } : {}) };
   return json<GameUser>(await apiRequest('POST', '/api/users', body));
+}
+
+/** The signed player plays for `country` from now on (the server moves their points). */
+export async function changeCountry(country: string): Promise<ChangeCountryResult> {
+  const body: ChangeCountryBody = { country };
+  return json<ChangeCountryResult>(await apiRequest('PATCH', '/api/users/me/country', body));
 }
 
 /** A fresh session for this visit. */

@@ -25,6 +25,7 @@ export function useGame() {
     setFrozen,
     applyTotals,
     createUser,
+    countryChanged,
     needUser,
     telegram,
   } = usePlayer(report, taps.offline);
@@ -105,6 +106,8 @@ export function useGame() {
     soundOn,
     toggleSound,
     createUser,
+    /** The server moved the player to another country (the Country tile's Change). */
+    countryChanged,
     /** A Mini App launch's welcome: a country for the name Telegram gave, or why it cannot sign in. */
     telegram,
     tap,

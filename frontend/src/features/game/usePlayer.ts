@@ -322,6 +322,21 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
     [queryClient],
   );
 
+  /**
+   * The server moved the player to another country: shown at once, and kept with the player on
+   * the device, so that a reload without a network shows it too.
+   */
+  const countryChanged = useCallback((country: string) => {
+    const playing = current.current;
+    if (!playing) return;
+    const player = { ...playing, user: { ...playing.user, country } };
+    current.current = player;
+    gameStorage.savePlayer({ ...player, savedAt: gameStorage.player()?.savedAt ?? Date.now() });
+    setState((s) =>
+      s.player ? { ...s, player: { ...s.player, user: { ...s.player.user, country } } } : s,
+    );
+  }, []);
+
   /** A tap without a player: the welcome dialog asks for one. */
   const needUser = useCallback(() => setState((s) => ({ ...s, status: 'needs-user' })), []);
 
@@ -331,6 +346,7 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
     setFrozen,
     applyTotals,
     createUser: telegram?.username ? createTelegramUser : createUser,
+    countryChanged,
     needUser,
     telegram,
   };
