@@ -13,7 +13,7 @@ import { expectAnswer } from '../helpers/answers';
 import { makeAdmin } from '../lolgram/moderation/builders';
 import { makePlayer, type Player } from './builders';
 import { storageModes } from './modes';
-import { gameSockets, sendTaps } from './socket-client';
+import { connectGame, gameSockets, nextBoard, sendTaps } from './socket-client';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -118,6 +118,24 @@ describe.each(storageModes)('changing a player’s country (%s mode)', (mode) =>
     await expect
       .poll(() => postgresCountries(server, [from, to]), { timeout: 10_000 })
       .toEqual([3, 9]);
+  });
+
+  it('pushes the countries board with the move to the screens that watch it', async () => {
+    const [from, to] = countryPair();
+    const player = await makePlayer(server.url, from);
+    await tapped(player, 5, 1);
+    const watcher = await connectGame(server.url);
+    try {
+      await nextBoard(watcher, 'countries', (rows) => rows.some((r) => r.country === from));
+      expect((await change(server, player, to)).status).toBe(200);
+      const moved = await nextBoard(watcher, 'countries', (rows) =>
+        rows.some((r) => r.country === to),
+      );
+      expect(moved).toContainEqual({ country: to, totalPoints: 5 });
+      expect(moved.some((r) => r.country === from)).toBe(false);
+    } finally {
+      watcher.disconnect();
+    }
   });
 
   it('answers the country the player plays for already with 200 and changes nothing', async () => {
