@@ -133,6 +133,30 @@ async function measure(browser: Browser, url: string, label: string): Promise<Fi
   }
 }
 
+/** Visits of a run whose trace holds no parsing of the page: seen now and then, never twice. */
+const ATTEMPTS = 3;
+
+/**
+ * A visit measured again when its trace lacks the page's HTML parsing (which ended whole runs
+ * twice, both times on the server of the build before): one lost trace costs that visit, not the
+ * figures of every route so far.
+ */
+async function measureAgainIfUnparsed(
+  browser: Browser,
+  url: string,
+  label: string,
+): Promise<Figures> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await measure(browser, url, label);
+    } catch (error) {
+      const unparsed = error instanceof Error && error.message.startsWith('The trace holds no');
+      if (!unparsed || attempt >= ATTEMPTS) throw error;
+      console.warn(`${label}: ${error.message}; visiting again (${attempt + 1}/${ATTEMPTS})`);
+    }
+  }
+}
+
 const median = (values: number[]) =>
   percentile(
     [...values].sort((a, b) => a - b),
@@ -168,7 +192,7 @@ async function compare(servers: [string, string][]) {
         for (const [build, url] of order) {
           loads.push(os.loadavg()[0]);
           const label = `${build}-${route === '/' ? 'home' : route.slice(1)}-${run}`;
-          const figures = await measure(browser, `${url}${route}`, label);
+          const figures = await measureAgainIfUnparsed(browser, `${url}${route}`, label);
           const key = `${route}, ${build}`;
           runs.set(key, [...(runs.get(key) ?? []), figures]);
           console.log(
