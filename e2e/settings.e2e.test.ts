@@ -162,7 +162,13 @@ describe.runIf(executable)('LOLGram settings and focus in a browser', () => {
     await again.getByRole('button', { name: 'Delete account…' }).click();
     await again.getByLabel('Password to confirm').fill('a brand new secret');
     await page.screenshot({ path: screenshotPath('settings-360-delete') });
+    // The other sessions end first and say so at once: the page may show the signed-out header
+    // before the erasure behind the answer has finished.
+    const erased = page.waitForResponse(
+      (res) => res.url().endsWith('/api/lolgram/users/me/delete') && res.status() === 204,
+    );
     await again.getByRole('button', { name: 'Delete my account' }).click();
+    await erased;
     await page.getByRole('button', { name: 'Login / Sign Up' }).first().waitFor();
     expect(new URL(page.url()).pathname).toBe('/lolgram');
     // Nobody is signed in on this browser any more.

@@ -64,7 +64,7 @@ export function sendTaps(
   return socket.timeout(10_000).emitWithAck(gameEvents.tap, batch);
 }
 
-const WAIT_MS = 20_000;
+const WAIT_MS = 30_000;
 
 /** Resolves with the next payload of `event` that satisfies `accept`. */
 export function nextEvent<T>(
