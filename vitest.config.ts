@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * expect.poll waits for what it asserts; its default of one second is a race with the clock on a
@@ -6,8 +8,33 @@ import { defineConfig } from 'vitest/config';
  */
 const LOADED_MACHINE_POLL = { timeout: 30_000 };
 
+/**
+ * The browser files are the suite's longest (a minute or more each, against seconds for most
+ * others): spread among the others, each runs beside other files from the start instead of all of
+ * them at the end with a worker left idle. Within each project the order stays Vitest's own (failed,
+ * then longest, first).
+ */
+class BrowserFilesSpread extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const browser = sorted.filter((file) => file.project.name === 'browser');
+    const others = sorted.filter((file) => file.project.name !== 'browser');
+    if (browser.length === 0 || others.length === 0) return sorted;
+    const step = others.length / browser.length;
+    const spread: TestSpecification[] = [];
+    browser.forEach((file, i) => {
+      spread.push(file, ...others.slice(Math.round(i * step), Math.round((i + 1) * step)));
+    });
+    return spread;
+  }
+}
+
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine. The
+    // files mostly wait (on servers, databases and browsers), so one per core keeps both busy.
+    maxWorkers: availableParallelism(),
+    sequence: { sequencer: BrowserFilesSpread },
     // `npm run test:coverage`: line coverage of the code the suites run in Node (the browser's
     // share of the frontend runs in Chromium and is not counted).
     coverage: {
@@ -37,7 +64,7 @@ export default defineConfig({
           include: ['**/*.e2e.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Each file starts its own server and browser: two run at once like any other files.
           expect: { poll: LOADED_MACHINE_POLL },
         },
       },
