@@ -76,6 +76,7 @@ export function stubGameApi(api: GameApi) {
         socialUrl: 'https://x.test',
         chartUrl: 'https://c.test',
         contractAddress: 'CA',
+        countryChangeDays: 30,
       });
     }
     return json({ error: `No stub for ${route}` }, 500);
