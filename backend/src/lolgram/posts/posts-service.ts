@@ -208,6 +208,10 @@ export class PostsService {
         });
       }
       return set;
+    }).catch((error: unknown) => {
+      // The account was erased while its LOL waited for it: nobody is left to LOL.
+      if (violates(error, 'foreignKey')) throw new UnauthorizedError(ACCOUNT_GONE);
+      throw error;
     });
     if (!changed) throw new NotFoundError('Post not found');
     const { lolCount, isLiked } = changed;
