@@ -212,9 +212,9 @@ describe.each(storageModes)('the daily streak (%s mode)', (mode) => {
     ).toBe(0);
   });
 
-  it.runIf(mode === 'redis')(
-    "goes on with the day's taps from Postgres when Redis lost its data",
-    async () => {
+  // What Redis holds ahead of Postgres exists in Redis mode alone.
+  if (mode === 'redis') {
+    it("goes on with the day's taps from Postgres when Redis lost its data", async () => {
       const player = await makePlayer(server.url);
       const dayTaps = async () =>
         (
@@ -229,12 +229,9 @@ describe.each(storageModes)('the daily streak (%s mode)', (mode) => {
       await tapTimes(server.url, player, 2);
       expect(await streakOf(server.url, player)).toMatchObject({ todayTaps: 5, streak: 1 });
       await vi.waitFor(async () => expect(await dayTaps()).toBe(5), { timeout: 15_000 });
-    },
-  );
+    });
 
-  it.runIf(mode === 'redis')(
-    'writes the day before to Postgres when the first tap of a new day comes before its flush',
-    async () => {
+    it('writes the day before to Postgres when the first tap of a new day comes before its flush', async () => {
       const player = await makePlayer(server.url);
       await tapTimes(server.url, player, 1);
       const today = Math.floor(Date.now() / 86_400_000);
@@ -263,8 +260,8 @@ describe.each(storageModes)('the daily streak (%s mode)', (mode) => {
         },
         { timeout: 15_000 },
       );
-    },
-  );
+    });
+  }
 
   it('answers hostile input with a 4xx', async () => {
     const bad = await request(server.url).post('/api/streak/claim').send({ userId: 'nope' });
