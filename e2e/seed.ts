@@ -37,7 +37,6 @@ interface SeededPlayer {
 }
 
 export const PHONE_HEIGHT = 740;
-export const PHONE_WIDTHS = [320, 360, 390, 414] as const;
 export const SCREEN_SIZES: Record<number, { width: number; height: number }> = {
   1280: { width: 1280, height: 800 },
   1920: { width: 1920, height: 1080 },
