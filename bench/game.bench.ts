@@ -38,7 +38,7 @@ import {
 } from './lib/processes';
 import { printTable, writeReport, type Row } from './lib/report';
 import { scratchDatabase } from './lib/scratch-db';
-import { measureAnchorLoad, measureSocketLoad } from './lib/socket-run';
+import { measureAnchorLoad, measureSocketLoad, redisCpuSeconds } from './lib/socket-run';
 import { round } from './lib/stats';
 
 const numbers = (value: string) => value.split(',').filter(Boolean).map(Number);
@@ -203,7 +203,7 @@ async function main() {
       if (HTTP) {
         console.log(`2/4 POST /api/tap, ${setup}`);
         const http = await measured(`POST /api/tap, ${setup}`, () =>
-          tapOverHttp(app.url, httpPlayers, setup, ceilingRps, rows),
+          tapOverHttp(app, httpPlayers, { setup, ceilingRps, redis: redisInfo }, rows),
         );
         acknowledged += http.ok;
         // Errors and timeouts: the tap may have been counted.
@@ -283,7 +283,7 @@ async function main() {
   printTable(rows);
   if (PROFILE) reportProfile(profileDir, profileWindows, stamp);
   writeReport('game', 'Tap game', 'npm run bench', rows, [
-    `${CONNECTIONS} connections; (1) runs ${HTTP_SECONDS} s, (2) sends ${HTTP_TAPS} taps from ${HTTP_PLAYERS} players in rotation; the anti-cheat rate is lifted for the load generator.`,
+    `${CONNECTIONS} connections; (1) runs ${HTTP_SECONDS} s, (2) sends ${HTTP_TAPS} taps from ${HTTP_PLAYERS} players, each connection for its own players in rotation, every request built once before the run as (1)'s is; the anti-cheat rate is lifted for the load generator. "CPU µs/req": CPU time (user + system) per answer of the server (its process and workers, /proc), redis-server (INFO cpu) and the load generator (the benchmark process), over the run.`,
     `(3): each simulated player sends its taps every window whether or not the last batch was answered, as the game screen does, numbering its batches, for ${SOCKET_SECONDS} s; "${PROTOCOLS.compact.label}" is the game screen now (it follows the top 100 as deltas), "${PROTOCOLS.baseline.label}" the game screen before, run in the same run on the same server. The players speak the Socket.IO protocol through a lean client (bench/lib/light-socket.ts) that does not decode pushes it does not read, from one load-generator process per ${PLAYERS_PER_PROCESS} players.`,
     '(5): the anchor is bench/ws-anchor-server.ts, a bare `ws` server doing the least the game channel must do for a player (one batch in, one acknowledgement of the compact size out, one 1.9 KB board delta out a second), driven by the same load generator at the same count just before the game server\'s compact run; "µs" is server CPU (user + system, /proc) per player per second of the run, and the ratio game / anchor is what the game channel costs above the least.',
     'Push latency: a probe player taps every 500 ms; a watching client of the same protocol times the first push that shows the tap (pushes are coalesced to one a second).',
@@ -295,27 +295,40 @@ async function main() {
 
 /** (2): POST /api/tap from `players` in rotation; answers the taps counted, and the others. */
 async function tapOverHttp(
-  url: string,
+  { url, cpuSeconds }: Pick<Child, 'url' | 'cpuSeconds'>,
   players: BenchPlayer[],
-  setup: string,
-  ceilingRps: number,
+  run: { setup: string; ceilingRps: number; redis: Redis },
   rows: Row[],
 ): Promise<{ ok: number; other: number }> {
-  // Each player's request made once: the load generator shares the machine with the server.
-  const tapRequests = players.map((p) => ({
-    headers: { 'content-type': 'application/json', cookie: p.cookie },
-    body: JSON.stringify({ userId: p.userId, sessionId: p.sessionId, pointsPerTap: 1 }),
-  }));
-  let next = 0;
+  const { setup, ceilingRps, redis } = run;
+  // Each connection taps for its own share of the players, its requests built once before the
+  // run (as the ceiling's one request is): the load generator shares the machine with the server,
+  // and building each request as it goes cost it three times the ceiling's CPU per request. No
+  // two connections tap for the same player, whose batches are counted one after another.
+  const shares = Array.from({ length: CONNECTIONS }, (_, c) =>
+    players.filter((_, i) => i % CONNECTIONS === c),
+  );
+  let clients = 0;
+  const serverBefore = cpuSeconds();
+  const redisBefore = await redisCpuSeconds(redis);
   const tap = await cannon({
     connections: CONNECTIONS,
     url: `${url}/api/tap`,
     amount: HTTP_TAPS,
     method: 'POST',
-    requests: [
-      { setupRequest: (req) => ({ ...req, ...tapRequests[next++ % tapRequests.length] }) },
-    ],
+    setupClient: (client) => {
+      const share = shares[clients++ % shares.length];
+      client.setRequests(
+        share.map((p) => ({
+          method: 'POST',
+          path: '/api/tap',
+          headers: { 'content-type': 'application/json', cookie: p.cookie },
+          body: JSON.stringify({ userId: p.userId, sessionId: p.sessionId, pointsPerTap: 1 }),
+        })),
+      );
+    },
   });
+  const perTap = (seconds: number) => round((seconds * 1e6) / Math.max(1, tap.answers), 1);
   rows.push({
     name: `(2) POST /api/tap (Redis mode), ${setup}`,
     figures: {
@@ -324,6 +337,9 @@ async function tapOverHttp(
       'p99 ms': tap.p99,
       'ratio to (1)': round(tap.requestsPerSecond / ceilingRps),
       'non-2xx': tap.other,
+      'server CPU µs/req': perTap(cpuSeconds() - serverBefore),
+      'redis CPU µs/req': perTap((await redisCpuSeconds(redis)) - redisBefore),
+      'load generator CPU µs/req': tap.loadMicros,
     },
   });
   return { ok: tap.ok, other: tap.other };

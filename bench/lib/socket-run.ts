@@ -25,7 +25,8 @@ function machineTicks() {
   };
 }
 
-async function redisCpuSeconds(redis: Redis): Promise<number> {
+/** CPU seconds redis-server has used (user + system), from INFO. */
+export async function redisCpuSeconds(redis: Redis): Promise<number> {
   const info = await redis.info('cpu');
   const read = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
   return read('used_cpu_user') + read('used_cpu_sys');

@@ -11,8 +11,12 @@ declare module 'ioredis' {
   }
 }
 
-// Well under Lua's limit on unpacked values, and short enough to keep one step brief.
-const MAX_BATCHES_PER_STEP = 400;
+/**
+ * A step goes to Redis as soon as this many batches wait, without waiting for the turn to end:
+ * Redis counts them while this process reads the next requests, instead of both taking turns
+ * (a busy server reads a hundred requests in one turn). Well under Lua's limit on unpacked values.
+ */
+export const BATCHES_PER_STEP = 32;
 
 interface Waiting {
   userId: string;
@@ -27,8 +31,9 @@ interface Waiting {
 }
 
 /**
- * Sends the tap batches that arrive in one turn of the event loop to Redis as one script call:
- * a busy server pays Redis's and the client's per-call costs once per turn, not once per tap.
+ * Sends the tap batches that arrive in one turn of the event loop to Redis as one script call (or
+ * one per BATCHES_PER_STEP): a busy server pays Redis's and the client's per-call costs once per
+ * step, not once per tap.
  */
 export class RedisTapQueue {
   private waiting: Waiting[] = [];
@@ -50,6 +55,10 @@ export class RedisTapQueue {
   tap({ userId, sessionId, count, seq = 0, after = 0, key = '' }: PlayerBatch): Promise<TapReply> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ userId, sessionId, count, seq, after, key, resolve, reject });
+      if (this.waiting.length >= BATCHES_PER_STEP) {
+        this.drain();
+        return;
+      }
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.drain);
@@ -59,11 +68,10 @@ export class RedisTapQueue {
 
   private readonly drain = () => {
     this.scheduled = false;
+    if (this.waiting.length === 0) return;
     const waiting = this.waiting;
     this.waiting = [];
-    for (let i = 0; i < waiting.length; i += MAX_BATCHES_PER_STEP) {
-      this.send(waiting.slice(i, i + MAX_BATCHES_PER_STEP));
-    }
+    this.send(waiting);
   };
 
   private send(batches: Waiting[]) {
