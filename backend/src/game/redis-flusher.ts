@@ -224,44 +224,57 @@ export class RedisFlusher {
   }
 }
 
+/**
+ * The taken figures from the script's flat lists, read in place: a flush at a few thousand
+ * players a second takes tens of thousands of values, and a row array each would be garbage.
+ */
 function parseTotals(
   users: string[],
   sessions: string[],
   countries: string[],
   seasons: string[],
 ): Omit<FlushedTotals, 'moves'> {
-  const rows = <T>(flat: string[], width: number, row: (values: string[]) => T): T[] => {
-    const out: T[] = [];
-    for (let i = 0; i < flat.length; i += width) out.push(row(flat.slice(i, i + width)));
-    return out;
+  const totals: Omit<FlushedTotals, 'moves'> = {
+    users: [],
+    sessions: [],
+    countries: [],
+    seasons: [],
   };
-  return {
-    users: rows(users, 7, ([id, points, taps, day, dayTaps, prevDay, prevDayTaps]) => ({
-      id,
-      points: Number(points),
-      taps: Number(taps),
-      days: [
-        [day, dayTaps],
-        [prevDay, prevDayTaps],
-      ]
-        .filter(([d]) => d !== '')
-        .map(([d, t]) => ({ day: Number(d), taps: Number(t || 0) })),
-    })),
-    sessions: rows(sessions, 4, ([id, points, taps, seq]) => ({
-      id,
-      points: Number(points),
-      taps: Number(taps),
-      seq: Number(seq),
-    })),
-    countries: rows(countries, 3, ([country, points, taps]) => ({
-      country,
-      points: Number(points),
-      taps: Number(taps),
-    })),
-    seasons: rows(seasons, 3, ([season, id, points]) => ({
-      season: Number(season),
-      id,
-      points: Number(points),
-    })),
-  };
+  for (let i = 0; i < users.length; i += 7) {
+    // id, points, taps, then the day and its taps, and the day before ('' for none).
+    const days: { day: number; taps: number }[] = [];
+    if (users[i + 3] !== '')
+      days.push({ day: Number(users[i + 3]), taps: Number(users[i + 4] || 0) });
+    if (users[i + 5] !== '')
+      days.push({ day: Number(users[i + 5]), taps: Number(users[i + 6] || 0) });
+    totals.users.push({
+      id: users[i],
+      points: Number(users[i + 1]),
+      taps: Number(users[i + 2]),
+      days,
+    });
+  }
+  for (let i = 0; i < sessions.length; i += 4) {
+    totals.sessions.push({
+      id: sessions[i],
+      points: Number(sessions[i + 1]),
+      taps: Number(sessions[i + 2]),
+      seq: Number(sessions[i + 3]),
+    });
+  }
+  for (let i = 0; i < countries.length; i += 3) {
+    totals.countries.push({
+      country: countries[i],
+      points: Number(countries[i + 1]),
+      taps: Number(countries[i + 2]),
+    });
+  }
+  for (let i = 0; i < seasons.length; i += 3) {
+    totals.seasons.push({
+      season: Number(seasons[i]),
+      id: seasons[i + 1],
+      points: Number(seasons[i + 2]),
+    });
+  }
+  return totals;
 }
