@@ -19,6 +19,8 @@ const WALLET = 'WalletNotConnectedError';
 const TOASTS = 'ToastViewport';
 /** Radix Dialog's overlay: the game's welcome dialog is the browser's own <dialog>. */
 const RADIX_DIALOG = 'DialogOverlayImpl';
+/** The game channel's client, by its module in the vite manifest. */
+const SOCKET_CLIENT = '../node_modules/socket.io-client/build/esm/index.js';
 
 /** The built file of each source the vite manifest knows (entries and lazy chunks). */
 function chunkOf(source: string): string {
@@ -66,6 +68,12 @@ const gzippedKb = (scripts: Map<string, string>) => gzippedBytes(scripts) / 1024
  * weigh about 132; the game channel's client, 13 more, loads after them, once the page is idle).
  */
 const PLAY_BUDGET_BYTES = 140_000;
+/**
+ * The budget of every script of a first visit of /play, up to the page idle behind its welcome
+ * dialog: 145 KB gzipped (it weighs about 142; the issue's aim is 150). The game channel's client
+ * is not one of them: it loads once the player is made.
+ */
+const PLAY_VISIT_BUDGET_BYTES = 145_000;
 
 /** The scripts a page's HTML names, by path: its entry and the modules it preloads. */
 async function namedInHtml(url: string): Promise<Map<string, string>> {
@@ -123,6 +131,13 @@ describe.runIf(executable)('pages load only the code they use', () => {
     expect([...scripts.keys()]).not.toContain(walletChunk);
     expect(holding(scripts, TOASTS)).toEqual([]);
     expect(holding(scripts, RADIX_DIALOG)).toEqual([]);
+    // The visit is over once the page has been idle (where deferred work starts) and its network
+    // quiet: what it loaded by then is all it loads before the visitor acts.
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })),
+    );
+    await page.waitForLoadState('networkidle');
+    expect([...scripts.keys()]).not.toContain(chunkOf(SOCKET_CLIENT));
     // The friends card (and the QR code's library) load for a player, once the screen is up.
     expect([...scripts.keys()]).not.toContain(chunkOf('src/features/game/friends/FriendsCard.tsx'));
     expect([...scripts.keys()]).not.toContain(chunkOf('src/features/game/friends/QrCode.tsx'));
@@ -141,6 +156,9 @@ describe.runIf(executable)('pages load only the code they use', () => {
     const bytes = gzippedBytes(named);
     console.log(`JS the HTML of /play names: ${(bytes / 1000).toFixed(1)} KB gzipped (1000 bytes)`);
     expect(bytes).toBeLessThan(PLAY_BUDGET_BYTES);
+    const whole = gzippedBytes(scripts);
+    console.log(`JS of the whole visit: ${(whole / 1000).toFixed(1)} KB gzipped (1000 bytes)`);
+    expect(whole).toBeLessThan(PLAY_VISIT_BUDGET_BYTES);
   });
 
   it('shows the LOLGram feed without the wallet, and loads it when wallet UI shows', async () => {

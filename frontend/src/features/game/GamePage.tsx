@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useHydrated } from '../../lib/hydration';
 import { deferredPart } from '../../lib/lazy-page';
 import { SOUND_DEFAULT_ON } from '../../lib/ui-constants';
@@ -7,6 +7,7 @@ import { inTelegram } from '../telegram';
 import { ContractBox } from './ContractBox';
 import { EnergyGauge } from './EnergyGauge';
 import { FrozenNotice } from './FrozenNotice';
+import { holdGameSocket } from './game-socket';
 import { GameHeader } from './GameHeader';
 import { MilestoneBanner } from './MilestoneBanner';
 import { useGameConfig, useGamePushes, useMilestone, useRank } from './queries';
@@ -50,6 +51,10 @@ export function GamePage() {
   const usersOver100k = useRemembered('milestone', milestone.data?.usersOver100k, isNumber);
   const rankShown = useRemembered(user ? `rank.${user.id}` : null, rank.data?.rank, isNumber);
   const address = useRemembered('contract-address', config.data?.contractAddress, isText);
+  // Held while a first visit's welcome dialog asks for a player: set as the page renders, since
+  // the idle moment that would open the channel may come between slices of the hydration.
+  holdGameSocket(game.status === 'needs-user');
+  useEffect(() => () => holdGameSocket(false), []);
   const session = game.player?.session;
   const telegramAppUrl = config.data?.telegramAppUrl;
   // What the browser stored (a player, the sound setting) shows once hydrated: the page's HTML,

@@ -38,16 +38,41 @@ export const RECONNECT_FIRST_MS = 1000;
 export const RECONNECT_LONGEST_MS = 5000;
 export const RECONNECT_JITTER = 0.5;
 
+/** Whether the channel waits before it opens by itself (see holdGameSocket). */
+let held = false;
+/** Whether the page has been idle, the moment the channel opens by itself. */
+let idleReached = false;
+
+function openWhenIdle(): void {
+  if (idleReached && !held) void socket?.open().catch(() => undefined);
+}
+
 /**
  * The one game channel of this page, kept for the page's life. Its client code loads once the
- * page has started and is idle (see LazySocket: what screens ask of it meanwhile applies then).
+ * page has started and is idle (see LazySocket: what screens ask of it meanwhile applies then),
+ * unless a screen holds it.
  */
 export function gameSocket(): GameSocket {
   if (!socket) {
     socket = new LazySocket(connectGameSocket);
-    whenIdle(() => void socket?.open().catch(() => undefined));
+    whenIdle(() => {
+      idleReached = true;
+      openWhenIdle();
+    });
   }
   return socket;
+}
+
+/**
+ * Holds the channel while `hold`: the game screen of a first visit, whose welcome dialog asks for a
+ * player before anything else can be done (the page behind it is inert, its boards refresh by
+ * polling). Its client's code (about 13 KB gzipped) is then not loaded at all until the player is
+ * made, which connects the channel (usePlayer). Released, the channel opens as it would have. A
+ * channel already asked to open is not closed by a hold.
+ */
+export function holdGameSocket(hold: boolean): void {
+  held = hold;
+  openWhenIdle();
 }
 
 /** Loads the channel's client and opens it now, without waiting for the page to be idle. */
