@@ -17,6 +17,12 @@ export const MILESTONE_POINTS = 100_000;
 export const LOLGRAM_SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** Posts in one page of the feed (GET /api/lolgram/posts/feed?limit=). */
 export const FEED_LIMIT = 20;
+/**
+ * The `sizes` of a feed card's image, for its srcset: the feed's column (max-w-lg, 32rem), the
+ * whole screen on a phone. The server's preload of the feed's first photo names it too, so that
+ * the browser picks the same copy for both.
+ */
+export const FEED_IMAGE_SIZES = '(min-width: 32rem) 32rem, 100vw';
 /** Posts in one page of a profile's grid (GET /api/lolgram/posts/user/{id}?limit=). */
 export const USER_POSTS_PAGE = 30;
 /** Posts in one page of one's Saved grid (GET /api/lolgram/users/{id}/saved?limit=). */

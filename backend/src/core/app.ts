@@ -133,10 +133,8 @@ function pageHeads(features: Feature[], config: Config, logger: Logger) {
   );
   const siteOrigin = siteOriginResolver(config.PUBLIC_ORIGIN);
   return async (req: Request): Promise<string | null> => {
-    // Tags name the site by absolute URLs: without a known origin there are none.
-    const origin = siteOrigin(req);
-    if (heads.length === 0 || !origin) return null;
-    const page = { pathname: req.path, origin };
+    if (heads.length === 0) return null;
+    const page = { pathname: req.path, origin: siteOrigin(req) };
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), PAGE_HEAD_TIMEOUT_MS);

@@ -41,11 +41,12 @@ export interface Feature {
   attachSocket?(io: SocketServer): void;
   /**
    * Tags for the `<head>` of the app's page at `pathname` (link previews: Open Graph, Twitter
-   * card), every value already escaped; null when the page has none. `origin` is this site's, for
-   * absolute links. Asked for every page served, so it must stay cheap (a cache, one indexed
-   * query); a failure or a slow answer serves the page without them.
+   * card; preloads), every value already escaped; null when the page has none. `origin` is this
+   * site's, for absolute links, null when it is not known (tags that need it are left out). Asked
+   * for every page served, so it must stay cheap (a cache, one indexed query); a failure or a slow
+   * answer serves the page without them.
    */
-  pageHead?(page: { pathname: string; origin: string }): Promise<string | null>;
+  pageHead?(page: { pathname: string; origin: string | null }): Promise<string | null>;
   /**
    * The feature's own readiness checks, by name, for `/readyz` (any `down` or `behind` makes it
    * 503). Read at each call: it answers from state the feature holds, without I/O.

@@ -24,6 +24,7 @@ import { createRateLimits } from '../core/limiter';
 import type { ImageClassifier } from './moderation/scoring';
 import { CaptionEditsRepository } from './posts/caption-edits-repository';
 import { FeedCache } from './posts/feed-cache';
+import { feedPageHead } from './posts/feed-head';
 import { OwnPostsService } from './posts/own-posts-service';
 import { handlePostEvents } from './posts/post-handlers';
 import { PostsRepository } from './posts/posts-repository';
@@ -94,6 +95,7 @@ export function createLolgramFeature(
   accounts.settings.addErasure(lolgramErasure(new NotificationsRepository(db.pool)));
   const notifications = createNotifications(deps, live);
   const previews = new LinkPreviews(db.pool, images, logger, deps.now);
+  const feedHead = feedPageHead(posts);
   previews.listen(events);
   const limits = createRateLimits(deps.redis, config.REDIS_PREFIX);
   const comments = new CommentsService({
@@ -175,7 +177,7 @@ export function createLolgramFeature(
     name: 'lolgram',
     router,
     fastRoutes: feedFastRoute(posts, accounts.sessions),
-    pageHead: (page) => previews.headFor(page),
+    pageHead: async (page) => (await feedHead(page)) ?? previews.headFor(page),
     start: async () => {
       await images.check();
       moderation.start();

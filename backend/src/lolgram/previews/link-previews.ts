@@ -66,8 +66,10 @@ export class LinkPreviews {
     origin,
   }: {
     pathname: string;
-    origin: string;
+    origin: string | null;
   }): Promise<string | null> {
+    // Tags name the site by absolute URLs: without a known origin there are none.
+    if (!origin) return null;
     const post = POST_PAGE.exec(pathname);
     let key: string | null = null;
     if (post) {
