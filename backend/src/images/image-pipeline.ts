@@ -32,10 +32,12 @@ const THUMB_SIZE = 320;
 /**
  * The widths of the WebP copies made at upload, which the screens pick from (srcset) by the size
  * they show an image at: a post's image in the feed (full width of a phone or a 512 px column),
- * its square tile in a 3-column grid, an avatar (24 to 96 px).
+ * its square tile in a 3-column grid, an avatar (24 to 96 px). A feed card on a phone of 360 to
+ * 412 px at 1.75 to 2 device pixels a pixel takes the 768 px copy (about two thirds of the
+ * 1080 px one's bytes): the feed's first photo is the largest thing LOLGram's page paints.
  */
 export const COPY_WIDTHS = {
-  image: [320, 640, 1080],
+  image: [320, 640, 768, 1080],
   tile: [320, 640],
   avatar: [96, 192, 384],
 } as const;

@@ -49,12 +49,12 @@ describe('image copies made at upload, offered as srcset', () => {
     return post!;
   }
 
-  it('makes a post 320, 640 and 1080 px wide, and its square tile 320 and 640 px', async () => {
+  it('makes a post 320, 640, 768 and 1080 px wide, and its square tile 320 and 640 px', async () => {
     const author = await makeAccount(server.url);
     const post = await visiblePost(author, await makeJpeg({ width: 2000, height: 1500 }));
 
     const image = copiesOf(post.imageSrcset);
-    expect(image.map((copy) => copy.width)).toEqual([320, 640, 1080]);
+    expect(image.map((copy) => copy.width)).toEqual([320, 640, 768, 1080]);
     for (const copy of image) {
       // In proportion (4:3), as wide as its srcset says.
       const size = await fetchCopy(copy);
