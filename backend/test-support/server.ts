@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from '../src/core/server';
 import {
   createScratchDatabase,
   dropRedisPrefix,
+  migratedEmbeddedDataDir,
   postgresAnswers,
   redisAnswers,
   TEST_DATABASE_URL,
@@ -53,7 +54,12 @@ let warned = false;
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const mode = options.mode ?? 'postgres';
-  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-test-')));
+  // A new embedded database is copied with its migrations applied, as for a scratch Postgres one.
+  const dataDir =
+    options.dataDir ??
+    (options.embedded
+      ? await migratedEmbeddedDataDir()
+      : await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-test-')));
   let databaseUrl = options.databaseUrl;
   let dropDatabase: (() => Promise<void>) | undefined;
   if (!databaseUrl && !options.embedded) {

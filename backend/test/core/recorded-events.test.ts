@@ -1,13 +1,14 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, withTransaction, type Database } from '../../src/core/db';
 import { createEventBus, type Delivery, type EventBus } from '../../src/core/events';
 import { createLogger } from '../../src/core/logger';
-import { runMigrations } from '../../src/core/migrate';
-import { createScratchDatabase, postgresAnswers } from '../../test-support/services';
+import {
+  createScratchDatabase,
+  migratedEmbeddedDataDir,
+  postgresAnswers,
+} from '../../test-support/services';
 
 declare module '../../src/core/events' {
   interface DomainEvents {
@@ -34,15 +35,14 @@ describe.each(modes)('recorded domain events (%s database)', (mode) => {
 
   beforeAll(async () => {
     if (mode === 'postgres') {
-      const scratch = await createScratchDatabase();
+      const scratch = await createScratchDatabase({ migrated: true });
       db = await openDatabase({ databaseUrl: scratch.url, dataDir: '' }, silent);
       cleanup = scratch.drop;
     } else {
-      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-outbox-'));
+      const dataDir = await migratedEmbeddedDataDir();
       db = await openDatabase({ databaseUrl: undefined, dataDir }, silent);
       cleanup = () => fs.rm(dataDir, { recursive: true, force: true });
     }
-    await runMigrations(db.pool, silent);
     await db.pool.query('CREATE TABLE test_writes (n integer NOT NULL)');
   });
   afterEach(async () => {

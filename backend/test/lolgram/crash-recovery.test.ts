@@ -5,7 +5,11 @@ import type { Notification } from '@tapgram/shared';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../../test-support/process';
-import { createScratchDatabase, postgresAnswers } from '../../test-support/services';
+import {
+  createScratchDatabase,
+  migratedEmbeddedDataDir,
+  postgresAnswers,
+} from '../../test-support/services';
 import { makeAccount, type Account } from './builders';
 import { makeVisiblePost } from './post-checks';
 
@@ -27,7 +31,10 @@ describe.each(modes)('LOLGram writes across kill -9 (%s database)', (mode) => {
   let server: ServerProcess | undefined;
 
   beforeAll(async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-crash-'));
+    const dataDir =
+      mode === 'embedded'
+        ? await migratedEmbeddedDataDir()
+        : await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-crash-'));
     let databaseUrl = '';
     let drop = async () => {};
     if (mode === 'postgres') ({ url: databaseUrl, drop } = await createScratchDatabase());
