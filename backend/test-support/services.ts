@@ -170,15 +170,15 @@ function migratedEmbeddedTemplate(): Promise<string> {
 }
 
 /**
- * A new data directory whose embedded database has every migration applied, as a server leaves
- * it at its first start; for tests of something other than that first start.
+ * A data directory (`dataDir`, or a new one) whose embedded database has every migration applied,
+ * as a server leaves it at its first start; for tests of something other than that first start.
  */
-export async function migratedEmbeddedDataDir(): Promise<string> {
-  const dataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tapgram-embedded-'));
-  await fs.promises.cp(await migratedEmbeddedTemplate(), path.join(dataDir, 'pgdata'), {
+export async function migratedEmbeddedDataDir(dataDir?: string): Promise<string> {
+  const dir = dataDir ?? (await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tapgram-embedded-')));
+  await fs.promises.cp(await migratedEmbeddedTemplate(), path.join(dir, 'pgdata'), {
     recursive: true,
   });
-  return dataDir;
+  return dir;
 }
 
 /**

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer } from '../../test-support/process';
+import { migratedEmbeddedDataDir } from '../../test-support/services';
 import { makeAccount, makeJpeg, makePost } from '../lolgram/builders';
 
 /** Every entry under `root` (itself included), with its permission bits. */
@@ -75,7 +76,8 @@ describe('DATA_DIR is readable by the server’s user only', () => {
   });
 
   it('takes back at start what an older version left readable by others, and says how many', async () => {
-    const dataDir = path.join(parent, 'older');
+    // Its first start is the other test's: this one starts from a database already made.
+    const dataDir = await migratedEmbeddedDataDir(path.join(parent, 'older'));
     await useServer(dataDir);
     // As an older version left them: directories 0755, files 0644 (the database's 0666).
     const older = await modesUnder(dataDir);
