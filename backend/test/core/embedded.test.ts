@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { openDatabase } from '../../src/core/db';
 import { createLogger } from '../../src/core/logger';
 import { makePlayer, tap } from '../game/builders';
 import { startTestServer, type TestServer } from '../../test-support/server';
+import { migratedEmbeddedDataDir } from '../../test-support/services';
 import { makeAccount, makeJpeg, makePost } from '../lolgram/builders';
 
 /** `npm start` with nothing configured: the embedded Postgres behind the same pg code. */
@@ -17,7 +17,8 @@ describe('the embedded database', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-embedded-'));
+    // Its first start (PGlite's initdb, then the migrations) is private-data.test.ts's.
+    dataDir = await migratedEmbeddedDataDir();
     server = await startTestServer({ embedded: true, dataDir });
   });
 
@@ -62,7 +63,7 @@ describe('the embedded database', () => {
   it('takes over a lock whose pid now belongs to another program', async () => {
     // A crashed app left its lock behind, and the system gave its pid to an unrelated program.
     const other = spawn('sleep', ['600'], { stdio: 'ignore' });
-    const otherDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-stale-lock-'));
+    const otherDir = await migratedEmbeddedDataDir();
     try {
       const pid = other.pid!;
       const lockPath = path.join(otherDir, 'pgdata', 'tapgram.lock');
