@@ -145,7 +145,16 @@ let embeddedTemplate: Promise<string> | undefined;
  */
 function migratedEmbeddedTemplate(): Promise<string> {
   embeddedTemplate ??= (async () => {
-    const template = path.join(os.tmpdir(), `tapgram-embedded-template-${migrationsFingerprint()}`);
+    // PGlite's version too (pinned exactly): another version may not read these files.
+    const pglite = (
+      JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+        dependencies: Record<string, string>;
+      }
+    ).dependencies['@electric-sql/pglite'];
+    const template = path.join(
+      os.tmpdir(),
+      `tapgram-embedded-template-${pglite}-${migrationsFingerprint()}`,
+    );
     if (fs.existsSync(template)) return template;
     const building = await fs.promises.mkdtemp(
       path.join(os.tmpdir(), 'tapgram-embedded-building-'),
