@@ -69,7 +69,7 @@ describe('image bombs refused by their header, before any pixel is decoded', () 
     const post = expectAnswer(postSchema, res.body);
     const widths = (srcset: string | undefined) =>
       srcset?.split(', ').map((entry) => Number.parseInt(entry.split(' ')[1], 10));
-    expect(widths(post.imageSrcset)).toEqual([320, 640, 1080]);
+    expect(widths(post.imageSrcset)).toEqual([320, 640, 768, 1080]);
     // Square tiles cut from the middle, no larger than the shorter edge.
     expect(widths(post.thumbnailSrcset)).toEqual([320, 500]);
   });
