@@ -62,19 +62,15 @@ export interface BoardPushes {
 export function startBoardPushes(
   io: SocketServer,
   deps: {
-    service: Pick<GameService, 'snapshot'>;
-    seasons: Pick<SeasonsService, 'boards' | 'calendar'>;
+    service: GameService;
+    seasons: SeasonsService;
     claims: PushClaims;
     logger: Logger;
-    metrics: Pick<Metrics, 'leaderboardPushed'>;
+    metrics: Metrics;
   },
 ): BoardPushes {
   const { service, seasons, claims, logger, metrics } = deps;
-  // The change counter is read once a tick, for everything the tick does: both feeds' checks and
-  // reads, and the boards read for newcomers. Read at the tick's start, it is never newer than
-  // boards read after it, so a change it misses shows at the next tick's read.
-  let tickVersion: Promise<number> | null = null;
-  const version = () => (tickVersion ??= claims.version());
+  const version = () => claims.version();
   const latest = new LatestBoards({
     read: () => service.snapshot(LEADERBOARD_DEFAULT_LIMIT),
     version,
@@ -85,7 +81,7 @@ export function startBoardPushes(
   const seasonVersion = async () => {
     const now = Date.now();
     const around = (ms: number) => seasonAt(ms, seasons.calendar);
-    return `${await version()}:${around(now - CLOCK_SKEW_MS)}:${around(now + CLOCK_SKEW_MS)}`;
+    return `${await claims.version()}:${around(now - CLOCK_SKEW_MS)}:${around(now + CLOCK_SKEW_MS)}`;
   };
   const latestSeason = new LatestBoards<SeasonBoards>({
     read: () => seasons.boards(LEADERBOARD_DEFAULT_LIMIT),
@@ -116,9 +112,6 @@ export function startBoardPushes(
   // follows a detail, nobody reads or sends the whole boards.
   const pushChanges = async () => {
     if (fullBoards.size === 0 || !(await claims.claim())) return;
-    // The claim took the counter as it stands now: the boards pushed must be read after it, not
-    // by the tick's earlier read, or a change between the two would be claimed and never pushed.
-    tickVersion = null;
     try {
       const snapshot = await latest.current();
       const push: BoardsPush = {};
@@ -148,7 +141,6 @@ export function startBoardPushes(
   let seasonFeeding: Promise<void> | null = null;
   let greeting: Promise<void> | null = null;
   const timer = setInterval(() => {
-    tickVersion = null;
     greeting ??= greetNewcomers()
       // While the game is unavailable the page shows it; the boards come with the next push.
       .catch(logFailure(logger, 'snapshot on connect failed'))
