@@ -102,9 +102,10 @@ export async function seedLolgram(url: string) {
 /** A few players with points, so that the boards of /play and /leaderboard have rows. */
 export async function seedGame(url: string) {
   const players = await createPlayers(url, SEED_PLAYERS, 'web');
+  const deadline = Date.now() + 60_000;
   await Promise.all(
     players.map(async (player, i) => {
-      for (let t = 0; t <= i; t += 1) {
+      for (let t = 0; t <= i;) {
         const res = await fetch(`${url}/api/tap`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', cookie: player.cookie },
@@ -114,7 +115,15 @@ export async function seedGame(url: string) {
             pointsPerTap: 1,
           }),
         });
+        // A busy server (a cold database at start) refuses with 503 and Retry-After: ask again.
+        if (res.status === 503 && Date.now() < deadline) {
+          await res.arrayBuffer();
+          const seconds = Number(res.headers.get('retry-after')) || 1;
+          await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+          continue;
+        }
         if (!res.ok) throw new Error(`tap: ${res.status} ${await res.text()}`);
+        t += 1;
       }
     }),
   );
