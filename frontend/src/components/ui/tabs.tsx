@@ -79,16 +79,33 @@ function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
   tabs[move(at, tabs.length)].focus();
 }
 
-export function TabsList({ className, onKeyDown, ...props }: ComponentProps<'div'>) {
+/**
+ * Each part draws the game's pill-shaped tabs unless `unstyled`: then only the caller's classes
+ * apply (LOLGram's bottom tab bar).
+ */
+interface Styling {
+  unstyled?: boolean;
+}
+
+export function TabsList({
+  className,
+  onKeyDown,
+  unstyled,
+  ...props
+}: ComponentProps<'div'> & Styling) {
   return (
     <div
       role="tablist"
       aria-orientation="horizontal"
       data-orientation="horizontal"
-      className={cn(
-        'inline-flex h-10 items-center rounded-xl bg-slate-800 p-1 text-slate-400',
-        className,
-      )}
+      className={
+        unstyled
+          ? className
+          : cn(
+              'inline-flex h-10 items-center rounded-xl bg-slate-800 p-1 text-slate-400',
+              className,
+            )
+      }
       onKeyDown={(event) => {
         onKeyDown?.(event);
         if (!event.defaultPrevented) moveFocus(event);
@@ -98,9 +115,16 @@ export function TabsList({ className, onKeyDown, ...props }: ComponentProps<'div
   );
 }
 
-type TriggerProps = Omit<ComponentProps<'button'>, 'value'> & { value: string };
+type TriggerProps = Omit<ComponentProps<'button'>, 'value'> & { value: string } & Styling;
 
-export function TabsTrigger({ value, className, onClick, onFocus, ...props }: TriggerProps) {
+export function TabsTrigger({
+  value,
+  className,
+  onClick,
+  onFocus,
+  unstyled,
+  ...props
+}: TriggerProps) {
   const tabs = useTabs();
   const selected = tabs.value === value;
   return (
@@ -113,10 +137,14 @@ export function TabsTrigger({ value, className, onClick, onFocus, ...props }: Tr
       data-state={selected ? 'active' : 'inactive'}
       data-orientation="horizontal"
       tabIndex={selected ? 0 : -1}
-      className={cn(
-        'inline-flex flex-1 items-center justify-center rounded-lg px-3 py-1.5 text-sm font-semibold transition-all data-[state=active]:bg-slate-950 data-[state=active]:text-amber-300',
-        className,
-      )}
+      className={
+        unstyled
+          ? className
+          : cn(
+              'inline-flex flex-1 items-center justify-center rounded-lg px-3 py-1.5 text-sm font-semibold transition-all data-[state=active]:bg-slate-950 data-[state=active]:text-amber-300',
+              className,
+            )
+      }
       onClick={(event) => {
         onClick?.(event);
         if (!event.defaultPrevented) tabs.select(value);
@@ -131,9 +159,9 @@ export function TabsTrigger({ value, className, onClick, onFocus, ...props }: Tr
   );
 }
 
-type ContentProps = Omit<ComponentProps<'div'>, 'value'> & { value: string };
+type ContentProps = Omit<ComponentProps<'div'>, 'value'> & { value: string } & Styling;
 
-export function TabsContent({ value, className, children, ...props }: ContentProps) {
+export function TabsContent({ value, className, children, unstyled, ...props }: ContentProps) {
   const tabs = useTabs();
   if (tabs.value !== value) return null;
   return (
@@ -144,7 +172,7 @@ export function TabsContent({ value, className, children, ...props }: ContentPro
       data-state="active"
       data-orientation="horizontal"
       tabIndex={0}
-      className={cn('mt-3', className)}
+      className={unstyled ? className : cn('mt-3', className)}
       {...props}
     >
       {children}

@@ -1,5 +1,5 @@
 import { Compass, Home, Map as MapIcon, UserRound, type LucideIcon } from 'lucide-react';
-import * as TabsPrimitive from '@radix-ui/react-tabs';
+import { TabsList, TabsTrigger } from '../../components/ui/tabs';
 
 export const TAB_IDS = ['feed', 'explore', 'map', 'profile'] as const;
 export type TabId = (typeof TAB_IDS)[number];
@@ -11,28 +11,29 @@ const tabs: Record<TabId, { label: string; icon: LucideIcon }> = {
   profile: { label: 'Profile', icon: UserRound },
 };
 
-/** The tab list of the page's Radix Tabs: arrow keys move between tabs, Enter or Space picks. */
+/** The tab list of the page's tabs: arrow keys move between tabs and pick the one they reach. */
 export function BottomTabBar() {
   return (
     <nav
       aria-label="LOLGram sections"
       className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-800 bg-slate-950/95 pb-[env(safe-area-inset-bottom)] backdrop-blur"
     >
-      <TabsPrimitive.List className="mx-auto grid h-16 max-w-lg grid-cols-4">
+      <TabsList unstyled className="mx-auto grid h-16 max-w-lg grid-cols-4">
         {TAB_IDS.map((id) => {
           const { label, icon: Icon } = tabs[id];
           return (
-            <TabsPrimitive.Trigger
+            <TabsTrigger
+              unstyled
               key={id}
               value={id}
               className="flex flex-col items-center justify-center gap-0.5 text-xs font-medium text-slate-400 transition-colors hover:text-slate-200 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-amber-300 data-[state=active]:text-amber-300"
             >
               <Icon className="h-6 w-6" aria-hidden="true" />
               {label}
-            </TabsPrimitive.Trigger>
+            </TabsTrigger>
           );
         })}
-      </TabsPrimitive.List>
+      </TabsList>
     </nav>
   );
 }

@@ -1,6 +1,6 @@
-import * as TabsPrimitive from '@radix-ui/react-tabs';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { Tabs, TabsContent } from '../../components/ui/tabs';
 import { useHydrated } from '../../lib/hydration';
 import { useAuth } from '../auth';
 import { BottomTabBar, TAB_IDS, type TabId } from './BottomTabBar';
@@ -37,7 +37,7 @@ export function LolgramApp() {
 
   return (
     <LoginPromptProvider value={openLogin}>
-      <TabsPrimitive.Root
+      <Tabs
         value={tab}
         onValueChange={selectTab}
         className="flex min-h-screen flex-col bg-slate-950"
@@ -48,23 +48,23 @@ export function LolgramApp() {
           onOpenProfile={() => selectTab('profile')}
         />
         <main className="mx-auto w-full max-w-lg flex-1 pb-24">
-          <TabsPrimitive.Content value="feed" className={PANEL}>
+          <TabsContent unstyled value="feed" className={PANEL}>
             <FeedTab onCreatePost={createPost} />
-          </TabsPrimitive.Content>
-          <TabsPrimitive.Content value="explore" className={PANEL}>
+          </TabsContent>
+          <TabsContent unstyled value="explore" className={PANEL}>
             <ExploreTab />
-          </TabsPrimitive.Content>
-          <TabsPrimitive.Content value="map" className={PANEL}>
+          </TabsContent>
+          <TabsContent unstyled value="map" className={PANEL}>
             <MapTab />
-          </TabsPrimitive.Content>
-          <TabsPrimitive.Content value="profile" className={PANEL}>
+          </TabsContent>
+          <TabsContent unstyled value="profile" className={PANEL}>
             <ProfileTab onLogin={openLogin} />
-          </TabsPrimitive.Content>
+          </TabsContent>
         </main>
         <BottomTabBar />
         <AuthDialog open={authOpen} onOpenChange={setAuthOpen} />
         <CreatePostDialog open={createOpen} onOpenChange={setCreateOpen} onSignIn={openLogin} />
-      </TabsPrimitive.Root>
+      </Tabs>
     </LoginPromptProvider>
   );
 }
