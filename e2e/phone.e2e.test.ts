@@ -178,6 +178,23 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
     await until(() => page.getByRole('dialog').getByLabel('Username').isVisible()).toBe(true);
   });
 
+  it("keeps a tap on LOLGram's bottom tab made before the page has hydrated", async () => {
+    const page = await open(PHONE, 'visitor');
+    let tapped = () => {};
+    const tap = new Promise<void>((done) => (tapped = done));
+    await page.route('**/assets/LolgramPage-*.js', async (route) => {
+      await tap;
+      await route.continue();
+    });
+    await page.goto('/lolgram', { waitUntil: 'domcontentloaded' });
+    const profile = page.getByRole('tab', { name: 'Profile' });
+    // The middle of the tab: its icon, an SVG element.
+    await profile.tap();
+    tapped();
+    await until(() => profile.getAttribute('aria-selected')).toBe('true');
+    await until(() => page.url()).toMatch(/\/lolgram\?tab=profile$/);
+  });
+
   it('counts the taps a finger makes on the character before the page has hydrated', async () => {
     const page = await open(PHONE, 'member');
     // The game's code is held back until the character, in the page's HTML, has been tapped.

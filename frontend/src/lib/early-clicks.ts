@@ -14,14 +14,15 @@ interface HeldPress {
  * its presses are held too, and given back as a press and its release.
  */
 export function holdEarlyClicks(container: HTMLElement): () => void {
-  const held: HTMLElement[] = [];
+  // Elements, not only HTML ones: a tap on a tab's or a button's icon lands on its SVG.
+  const held: Element[] = [];
   const presses: HeldPress[] = [];
   const hold = (event: MouseEvent) => {
     // The clicks given back below are the page's own (untrusted): they pass.
     if (!event.isTrusted) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    if (event.target instanceof HTMLElement) held.push(event.target);
+    if (event.target instanceof Element) held.push(event.target);
   };
   const holdPress = (event: PointerEvent) => {
     if (!event.isTrusted || event.button !== 0 || !(event.target instanceof Element)) return;
@@ -51,6 +52,10 @@ export function holdEarlyClicks(container: HTMLElement): () => void {
       target.dispatchEvent(new PointerEvent('pointerdown', init));
       target.dispatchEvent(new PointerEvent('pointerup', init));
     }
-    for (const target of held.splice(0)) if (target.isConnected) target.click();
+    for (const target of held.splice(0)) {
+      if (!target.isConnected) continue;
+      if (target instanceof HTMLElement) target.click();
+      else target.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    }
   };
 }
