@@ -1,5 +1,5 @@
 import { Volume2, VolumeX } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useDeferredValue } from 'react';
 import { Button } from '../../components/ui/button';
 import { useHydrated } from '../../lib/hydration';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
@@ -101,8 +101,9 @@ export function LeaderboardPanel({
 
 /** The all-time boards: every point ever, players and countries. */
 function AllTimeBoards({ currentUserId }: { currentUserId: string | undefined }) {
-  const users = useLeaderboardUsers();
-  const countries = useLeaderboardCountries();
+  // Taken in a deferred render, as the season's boards do (SeasonBoards.tsx).
+  const users = useDeferredValue(useLeaderboardUsers().data);
+  const countries = useDeferredValue(useLeaderboardCountries().data);
   return (
     <Tabs defaultValue="users">
       <TabsList className="w-full">
@@ -114,8 +115,8 @@ function AllTimeBoards({ currentUserId }: { currentUserId: string | undefined })
         <Board
           empty={['No players yet!', 'Be the first to start tapping!']}
           rows={
-            users.data &&
-            ranked(users.data).map((u) => ({
+            users &&
+            ranked(users).map((u) => ({
               key: u.id,
               label: u.username,
               points: u.totalPoints,
@@ -124,11 +125,11 @@ function AllTimeBoards({ currentUserId }: { currentUserId: string | undefined })
             }))
           }
         />
-        <AroundMe userId={currentUserId} top={users.data} />
+        <AroundMe userId={currentUserId} top={users} />
       </TabsContent>
       <TabsContent value="countries">
         <h2 className="mb-2 text-lg font-bold">Top Countries</h2>
-        <CountryBoard countries={countries.data} />
+        <CountryBoard countries={countries} />
       </TabsContent>
     </Tabs>
   );

@@ -1,5 +1,5 @@
 import { boardRanks, type LeaderboardCountry, type LeaderboardUser } from '@tapgram/shared';
-import { useMemo, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, type ReactNode } from 'react';
 import { countryName } from '../../lib/countries';
 import { useHydrated } from '../../lib/hydration';
 import { CountryFlag } from '../../components/CountryFlag';
@@ -73,8 +73,8 @@ function AllTimeScreen() {
 }
 
 function Screen({
-  users,
-  countries,
+  users: usersNow,
+  countries: countriesNow,
   board,
 }: {
   users: LeaderboardUser[] | undefined;
@@ -85,6 +85,12 @@ function Screen({
   const connected = useSocketConnected();
   const reconnecting = useSocketReconnecting();
   const milestone = useMilestone();
+  // A query's answer re-renders its readers synchronously (a store's update cannot yield): the
+  // boards take it in a deferred render instead, which yields between rows like hydration. The
+  // first answer's render was one task of about 500 ms on a phone (the country names' locale data
+  // and tailwind-merge's class map are made in it).
+  const users = useDeferredValue(usersNow);
+  const countries = useDeferredValue(countriesNow);
   // Stable rows while the data is unchanged, so a board compares only real updates.
   const userRows = useMemo(() => {
     const ranks = boardRanks(users?.map((u) => u.totalPoints) ?? []);

@@ -1,5 +1,5 @@
 import { History } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { Board, ranked, CountryBoard } from '../BoardList';
@@ -23,8 +23,10 @@ const PastSeasonsDialog = lazy(() =>
 export function SeasonBoards({ currentUserId }: { currentUserId: string | undefined }) {
   useSeasonPushes('top100');
   const season = useCurrentSeason();
-  const users = useSeasonUsers();
-  const countries = useSeasonCountries();
+  // The boards take each answer in a deferred render, which yields between rows: a query's answer
+  // re-renders its readers synchronously, in one long task on a phone for a hundred rows.
+  const users = useDeferredValue(useSeasonUsers().data);
+  const countries = useDeferredValue(useSeasonCountries().data);
   const mine = usePlayerSeasons(currentUserId).data?.[0];
   const [past, setPast] = useState(false);
   return (
@@ -56,8 +58,8 @@ export function SeasonBoards({ currentUserId }: { currentUserId: string | undefi
           <Board
             empty={['No players yet!', 'Be the first to start tapping!']}
             rows={
-              users.data &&
-              ranked(users.data).map((u) => ({
+              users &&
+              ranked(users).map((u) => ({
                 key: u.id,
                 label: u.username,
                 points: u.totalPoints,
@@ -69,7 +71,7 @@ export function SeasonBoards({ currentUserId }: { currentUserId: string | undefi
         </TabsContent>
         <TabsContent value="countries">
           <h2 className="mb-2 text-lg font-bold">Top Countries</h2>
-          <CountryBoard countries={countries.data} />
+          <CountryBoard countries={countries} />
         </TabsContent>
       </Tabs>
       <Button variant="ghost" size="sm" className="mt-2" onClick={() => setPast(true)}>
