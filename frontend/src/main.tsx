@@ -1,3 +1,5 @@
+// First: it starts a worker as the entry's first module runs (see the file).
+import './lib/intl-warm';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';

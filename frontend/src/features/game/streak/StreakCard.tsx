@@ -3,11 +3,15 @@ import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api';
 import { useClaimStreak, useStreak } from './streak-queries';
 
-const shortDate = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
+// Made at its first use, not as the game's chunk loads: the first Intl object loads the browser's
+// Unicode data, a long task on a phone before the page hydrates (lib/intl-warm.ts loads it aside).
+let shortDate: Intl.DateTimeFormat | undefined;
+const formatDay = (day: string) =>
+  (shortDate ??= new Intl.DateTimeFormat(undefined, {
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  })).format(Date.parse(day));
 
 /**
  * The daily streak: the days in a row, today's taps toward the day's count, and the check-in
@@ -102,7 +106,7 @@ export function StreakCard({
             {claims.map((c) => (
               <li key={c.day} className="flex justify-between gap-2">
                 <span>
-                  {shortDate.format(Date.parse(c.day))} · {c.streak}-day streak
+                  {formatDay(c.day)} · {c.streak}-day streak
                 </span>
                 <span className="font-semibold tabular-nums text-amber-200">
                   +{c.points.toLocaleString()}
