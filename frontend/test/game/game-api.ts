@@ -25,8 +25,8 @@ export interface GameApi {
   /** The running season's boards (none: empty); the season ends in two days. */
   seasonUsers?: RankedUser[];
   seasonCountries?: LeaderboardCountry[];
-  /** The answer to POST /api/tap; by default the tap is counted. */
-  tap?: () => Response;
+  /** The answer to POST /api/tap (now or later); by default the tap is counted. */
+  tap?: () => Response | Promise<Response>;
   /** The answer to GET /api/users/:id; by default the user. Throwing is a network failure. */
   player?: () => Response;
 }
@@ -46,7 +46,7 @@ function runningSeason() {
 
 /** Replaces fetch with the game's HTTP calls, answered from `api` (checked like the server's). */
 export function stubGameApi(api: GameApi) {
-  const answer = (method: string, path: string): Response => {
+  const answer = (method: string, path: string): Response | Promise<Response> => {
     const route = `${method} ${path}`;
     if (route === `GET /api/users/${api.user.id}`) return api.player?.() ?? json(api.user);
     if (route === `GET /api/users/${api.user.id}/rank`) return json({ rank: api.rank });
@@ -84,7 +84,7 @@ export function stubGameApi(api: GameApi) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const method = init?.method ?? 'GET';
     const path = new URL(String(input), 'http://localhost').pathname;
-    return checkedAnswer(method, path, answer(method, path));
+    return checkedAnswer(method, path, await answer(method, path));
   });
   vi.stubGlobal('fetch', fetchMock);
   const callsTo = (method: string, path: string) =>

@@ -128,4 +128,36 @@ describe('opening the game with a stored player', () => {
     expect(tile('Total Taps')).toHaveTextContent('55');
     expect(welcome()).not.toBeInTheDocument();
   });
+
+  it('counts a tap once when the player is read while its post is on its way', async () => {
+    gameStorage.savePlayer({ ...api, savedAt: Date.now() - 60_000 });
+    api.player = unreachable;
+    api.tap = unreachable;
+    openGame();
+    await advance(50);
+    expect(screen.getByTestId('tap-status')).toHaveAttribute('data-state', 'offline');
+    tap();
+    await advance(50);
+    expect(tile('Total Taps')).toHaveTextContent(/^41$/);
+
+    // The server is back: it counts the tap as soon as its post arrives, but the answer is slow;
+    // the player, read meanwhile, already holds it.
+    const user = { ...api.user, totalPoints: 41, totalTaps: 41 };
+    const session = { ...api.session, sessionPoints: 1, sessionTaps: 1 };
+    let answerTap: (answer: Response) => void = () => undefined;
+    api.tap = () => new Promise<Response>((resolve) => (answerTap = resolve));
+    api.player = () => json(user);
+    await advance(3_000);
+    await act(async () => {
+      socket.connect();
+      await vi.advanceTimersByTimeAsync(50);
+    });
+    expect(tile('Total Taps')).toHaveTextContent(/^41$/);
+
+    answerTap(json({ user, session }));
+    await advance(50);
+    expect(tile('Total Taps')).toHaveTextContent(/^41$/);
+    expect(tile('Session')).toHaveTextContent(/^1$/);
+    expect(screen.getByTestId('tap-status')).toHaveAttribute('data-state', 'synced');
+  });
 });

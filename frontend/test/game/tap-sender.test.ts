@@ -68,6 +68,40 @@ describe('TapSender', () => {
     expect(sender.unconfirmed).toBe(0);
   });
 
+  it('says which waiting taps were sent when, through a reconnect and to the next page', async () => {
+    const socket = fakeSocket(true);
+    const answer = deferred<CompactTapAck>();
+    socket.emitWithAck.mockReturnValue(answer.promise);
+    const { sender } = makeSender(socket);
+    tapTimes(sender, 3);
+    expect(sender.waiting('s')).toEqual({ unconfirmed: 3, waitingHere: 3, sent: [] });
+    await vi.advanceTimersByTimeAsync(150);
+    const sentAt = Date.now();
+    tapTimes(sender, 2);
+    // On its way, the batch may be in figures the server reads now; the window's taps may not.
+    expect(sender.waiting('s')).toEqual({
+      unconfirmed: 5,
+      waitingHere: 5,
+      sent: [{ sessionId: 's', at: sentAt, count: 3 }],
+    });
+    // Lost with the connection, it keeps the time it first went, and the device keeps it too.
+    socket.disconnect();
+    await vi.advanceTimersByTimeAsync(1000);
+    socket.reconnect();
+    expect(sender.waiting('s').sent).toEqual([{ sessionId: 's', at: sentAt, count: 3 }]);
+    const kept = sender.snapshot();
+    sender.dispose();
+    const next = makeSender(fakeSocket(false)).sender;
+    next.restore(kept);
+    // (The window's two taps were posted meanwhile, the socket being down, and counted.)
+    expect(next.waiting('s')).toEqual({
+      unconfirmed: 3,
+      waitingHere: 3,
+      sent: [{ sessionId: 's', at: sentAt, count: 3 }],
+    });
+    next.dispose();
+  });
+
   it('gathers about a second of taps into one message, counting each tap at once', async () => {
     expect(TAP_BATCH_WINDOW_MS).toBe(1000);
     const socket = fakeSocket(true);

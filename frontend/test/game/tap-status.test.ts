@@ -13,6 +13,7 @@ const followed = (unconfirmed: number, offline = false): TapStatusEvent => ({
   type: 'followed',
   unconfirmed,
   waitingHere: unconfirmed,
+  sent: [],
   offline,
 });
 
@@ -72,7 +73,7 @@ describe('the status line of the taps', () => {
         followed(1, true),
         { type: 'heard' },
         followed(0),
-        { type: 'tapped', unconfirmed: 1, waitingHere: 1 },
+        { type: 'tapped', unconfirmed: 1, waitingHere: 1, sent: [] },
       ],
       'live',
       false,

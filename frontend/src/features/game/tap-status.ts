@@ -1,3 +1,7 @@
+import type { Waiting } from './taps/tap-answers';
+
+export type { Waiting } from './taps/tap-answers';
+
 /**
  * Where the player's taps stand, as the screen says it: 'offline' (the server cannot be reached;
  * taps wait on the device), 'sending' (back, or a page that found taps kept: sending what waits),
@@ -12,11 +16,7 @@ export type SyncState = 'live' | 'offline' | 'sending' | 'synced';
  */
 type Contact = 'unknown' | 'lost' | 'answered';
 
-export interface TapStatus {
-  /** Taps counted on the screen, not yet by the server. */
-  unconfirmed: number;
-  /** Of them, the taps of the session on show (the Session counter adds them). */
-  waitingHere: number;
+export interface TapStatus extends Waiting {
   /** The server cannot be reached: the status line says so, and the figures are as of before. */
   offline: boolean;
   /** The game said it is briefly unavailable, the network being there: taps are kept meanwhile. */
@@ -25,12 +25,6 @@ export interface TapStatus {
   /** The tap sender's own word: its last call did not reach the server. */
   senderOffline: boolean;
   contact: Contact;
-}
-
-/** What the tap sender reports. */
-export interface Waiting {
-  unconfirmed: number;
-  waitingHere: number;
 }
 
 export type TapStatusEvent =
@@ -48,6 +42,7 @@ export type TapStatusEvent =
 export const initialTapStatus: TapStatus = {
   unconfirmed: 0,
   waitingHere: 0,
+  sent: [],
   offline: false,
   reconnecting: false,
   sync: 'live',
@@ -78,6 +73,7 @@ export function tapStatusReducer(status: TapStatus, event: TapStatusEvent): TapS
           ...status,
           unconfirmed: event.unconfirmed,
           waitingHere: event.waitingHere,
+          sent: event.sent,
           senderOffline: event.offline,
           contact: event.offline ? 'lost' : status.contact,
           reconnecting: event.reconnecting ?? status.reconnecting,
@@ -86,7 +82,12 @@ export function tapStatusReducer(status: TapStatus, event: TapStatusEvent): TapS
       );
     case 'tapped':
       return settle(
-        { ...status, unconfirmed: event.unconfirmed, waitingHere: event.waitingHere },
+        {
+          ...status,
+          unconfirmed: event.unconfirmed,
+          waitingHere: event.waitingHere,
+          sent: event.sent,
+        },
         status.sync === 'synced' ? 'live' : status.sync,
       );
     case 'adopted':

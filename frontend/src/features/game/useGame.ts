@@ -60,11 +60,7 @@ export function useGame() {
     // Beyond the allowance (the server would refuse it) or the device's room: not counted.
     if (!current || current.unconfirmed >= MAX_KEPT_TAPS || !bucket.take(1)) return false;
     current.tap(player.user.id, player.session.id);
-    report({
-      type: 'tapped',
-      unconfirmed: current.unconfirmed,
-      waitingHere: current.unconfirmedIn(player.session.id),
-    });
+    report({ type: 'tapped', ...current.waiting(player.session.id) });
     if (soundOn) playTapSound();
     telegramShell.tapped();
     return true;
@@ -78,7 +74,7 @@ export function useGame() {
     if (player) for (let i = 0; i < held; i += 1) tap();
   }, [status, player, tap]);
 
-  const { sessionShown, totalShown } = useShownCounters(player, taps, frozen);
+  const { sessionShown, totalShown } = useShownCounters(player, asOf, taps, frozen);
 
   // In Telegram, closing the Mini App asks first while taps wait to be sent.
   useEffect(() => telegramShell.unsent(taps.unconfirmed), [taps.unconfirmed]);

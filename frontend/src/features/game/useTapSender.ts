@@ -79,8 +79,7 @@ export function useTapSender({
     (from: TapSender, reconnecting?: boolean) =>
       report({
         type: 'followed',
-        unconfirmed: from.unconfirmed,
-        waitingHere: sessionRef.current ? from.unconfirmedIn(sessionRef.current) : 0,
+        ...from.waiting(sessionRef.current),
         offline: from.offline,
         reconnecting,
       }),

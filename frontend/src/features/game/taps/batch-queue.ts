@@ -1,3 +1,5 @@
+import type { SentTaps } from './tap-answers';
+
 /** A numbered batch of a session's taps, from its cut until the server says it is durable. */
 export interface Batch {
   userId: string;
@@ -8,6 +10,8 @@ export interface Batch {
   attempt: number;
   /** Counted once already (then lost by the server, or re-sent to make sure). */
   answered: boolean;
+  /** When a page first sent it (the server's figures read since may hold it). */
+  sentAt?: number;
 }
 
 /**
@@ -75,6 +79,15 @@ export class BatchQueue {
       if (!b.answered && (sessionId === undefined || b.sessionId === sessionId)) n += b.count;
     }
     return n;
+  }
+
+  /** The batches not yet counted that were sent before (the server may hold them already). */
+  sent(): SentTaps[] {
+    const sent: SentTaps[] = [];
+    for (const { answered, sentAt, sessionId, count } of this.waiting) {
+      if (!answered && sentAt !== undefined) sent.push({ sessionId, at: sentAt, count });
+    }
+    return sent;
   }
 
   isFlying(sessionId: string): boolean {

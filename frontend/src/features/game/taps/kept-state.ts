@@ -13,7 +13,13 @@ export interface HeldTaps {
   lastSession: string | null;
 }
 
-const keptOf = ({ userId, sessionId, seq, count }: Batch) => ({ userId, sessionId, seq, count });
+const keptOf = ({ userId, sessionId, seq, count, sentAt }: Batch) => ({
+  userId,
+  sessionId,
+  seq,
+  count,
+  ...(sentAt === undefined ? {} : { sentAt }),
+});
 
 /** What the device keeps: every tap the server has not made durable, with its numbers. */
 export function keptFrom({ queue, ledger, loose, posts, lastSession }: HeldTaps): KeptTaps {

@@ -6,6 +6,8 @@ export interface KeptBatch {
   count: number;
   /** The server counted it once (it may yet lose it): not shown again as waiting. */
   answered: boolean;
+  /** When a page first sent it, if one did. */
+  sentAt?: number;
 }
 
 /** Taps counted on the screen and not yet numbered into a batch. */
@@ -20,6 +22,8 @@ export interface KeptPost {
   userId: string;
   sessionId: string;
   key: string;
+  /** When a page first posted it, if one did. */
+  sentAt?: number;
 }
 
 /**

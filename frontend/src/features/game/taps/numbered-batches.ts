@@ -12,7 +12,7 @@ import { batchesOf, keptFrom, type HeldTaps } from './kept-state';
 import type { KeptTaps } from './kept-taps';
 import type { Pacer } from './pacer';
 import { SessionLedger } from './session-ledger';
-import { isUnavailable, totalsOf, type TapSettled } from './tap-answers';
+import { isUnavailable, totalsOf, type SentTaps, type TapSettled } from './tap-answers';
 import type { TapChannel } from './tap-channel';
 
 /** What the numbered batches need of the tap protocol they belong to. */
@@ -73,6 +73,11 @@ export class NumberedBatches {
   /** Taps in batches the server has not counted yet (of `sessionId` only, if given). */
   unanswered(sessionId?: string): number {
     return this.queue.unanswered(sessionId);
+  }
+
+  /** The taps not yet counted that were sent before (the server may hold them already). */
+  sent(): SentTaps[] {
+    return this.queue.sent();
   }
 
   /** Batches waiting to be counted. */
@@ -150,6 +155,7 @@ export class NumberedBatches {
 
   private send(batch: Batch) {
     batch.attempt += 1;
+    batch.sentAt ??= Date.now();
     const attempt = batch.attempt;
     const { sessionId, count, seq } = batch;
     this.queue.flown(batch);

@@ -1,5 +1,26 @@
 import type { GameSession, GameUser, TapAllowance, TapTotals } from '@tapgram/shared';
 
+/**
+ * Taps on their way or sent before and not answered: the server may have counted them already, so
+ * that its figures read after `at` may hold them.
+ */
+export interface SentTaps {
+  sessionId: string;
+  /** When a page first sent them (ms since the epoch). */
+  at: number;
+  count: number;
+}
+
+/** Where the taps not yet counted stand, as the screen adds them to the server's figures. */
+export interface Waiting {
+  /** Taps counted on the screen, not yet by the server. */
+  unconfirmed: number;
+  /** Of them, the taps of the session on show (the Session counter adds them). */
+  waitingHere: number;
+  /** Of them, those sent before: figures the server read after they were sent may hold them. */
+  sent: readonly SentTaps[];
+}
+
 /** What an answer that counted taps tells the game screen. */
 export interface TapSettled {
   userId: string;

@@ -4,7 +4,7 @@ import type { Batch } from './batch-queue';
 import type { KeptTaps } from './kept-taps';
 import { NumberedBatches } from './numbered-batches';
 import { Pacer } from './pacer';
-import type { TapSettled } from './tap-answers';
+import type { TapSettled, Waiting } from './tap-answers';
 import { TapChannel, type TapSocket } from './tap-channel';
 import { TapPosts, type PostTap } from './tap-posts';
 import { TapWindow } from './tap-window';
@@ -203,6 +203,18 @@ export class TapBatches {
       this.posts.unconfirmedIn(sessionId) +
       this.batches.unanswered(sessionId)
     );
+  }
+
+  /**
+   * Where the taps not yet counted stand, for the screen: all of them, those of `sessionId` (the
+   * session on show), and those sent before (the server's figures read since may hold them).
+   */
+  waiting(sessionId: string | null): Waiting {
+    return {
+      unconfirmed: this.unconfirmed,
+      waitingHere: sessionId ? this.unconfirmedIn(sessionId) : 0,
+      sent: [...this.batches.sent(), ...this.posts.sent()],
+    };
   }
 
   /** Answered batches the server has not yet said are durable. */

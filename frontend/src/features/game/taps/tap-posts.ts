@@ -1,7 +1,7 @@
 import type { GameSession, GameUser, TapBucket } from '@tapgram/shared';
 import { ApiError } from '../../../lib/api';
 import type { KeptPost } from './kept-taps';
-import { isUnavailable, totalsOf, type TapSettled } from './tap-answers';
+import { isUnavailable, totalsOf, type SentTaps, type TapSettled } from './tap-answers';
 
 /**
  * The spec's per-tap call. `key` names the tap (the Idempotency-Key header): a tap posted again
@@ -68,6 +68,15 @@ export class TapPosts {
     return n;
   }
 
+  /** Taps posted before and not answered (the server may have counted them already). */
+  sent(): SentTaps[] {
+    const sent: SentTaps[] = [];
+    for (const { sessionId, sentAt } of [...this.flying, ...this.waiting]) {
+      if (sentAt !== undefined) sent.push({ sessionId, at: sentAt, count: 1 });
+    }
+    return sent;
+  }
+
   get hasWaiting(): boolean {
     return this.waiting.length > 0;
   }
@@ -107,6 +116,7 @@ export class TapPosts {
   }
 
   private post(tap: PostedTap) {
+    tap.sentAt ??= Date.now();
     this.posting += 1;
     this.flying.add(tap);
     this.host.postTap(tap.userId, tap.sessionId, tap.key).then(
