@@ -38,7 +38,25 @@ const AIM_MOBILE_PERFORMANCE = 95;
 const AIM_OTHER_CATEGORIES = 100;
 const AIM_PLAY_JS_BYTES = 150_000;
 
+/**
+ * Lighthouse's own failures to record a page load (its advice: run it again), as opposed to a page
+ * that fails: a run that ends with one of these is made again, up to three times in all.
+ */
+const RETRIED_RUNTIME_ERRORS = new Set(['NO_NAVSTART', 'NO_FCP', 'NO_TRACING_STARTED']);
+
 async function audit(url: string, formFactor: FormFactor): Promise<Result> {
+  for (let attempt = 1; ; attempt += 1) {
+    const lhr = await auditOnce(url, formFactor);
+    const error = lhr.runtimeError;
+    if (!error) return lhr;
+    if (attempt >= 3 || !RETRIED_RUNTIME_ERRORS.has(error.code)) {
+      throw new Error(`${url}: ${error.code} ${error.message}`);
+    }
+    console.log(`${url} (${formFactor}): ${error.code}, run again`);
+  }
+}
+
+async function auditOnce(url: string, formFactor: FormFactor): Promise<Result> {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
     chromeFlags: CHROME_FLAGS,
@@ -57,8 +75,6 @@ async function audit(url: string, formFactor: FormFactor): Promise<Result> {
       config,
     );
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-    if (result.lhr.runtimeError)
-      throw new Error(`${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
     return result.lhr;
   } finally {
     chrome.kill();
