@@ -48,3 +48,10 @@ export const ANALYTICS_DEFAULT_LIMIT = 10;
 /** The Solana cluster wallets sign in on. */
 export const WALLET_NETWORK = 'devnet';
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The signed-in live channel: a Socket.IO namespace whose handshake takes the LOLGram session
+ * cookie. The server pushes to one user (every tab and device they are signed in with); the
+ * client sends nothing on it.
+ */
+export const LIVE_NAMESPACE = '/live';

@@ -10,6 +10,7 @@ export * from './game-channel';
 export * from './board-delta';
 export * from './ranks';
 export * from './lolgram';
+export * from './stored-session';
 export * from './social';
 export * from './comments';
 export * from './admin';

@@ -2,13 +2,6 @@ import { z } from 'zod';
 import { moderatedContentTypeSchema } from './admin';
 
 /**
- * The signed-in live channel: a Socket.IO namespace whose handshake takes the LOLGram session
- * cookie. The server pushes to one user (every tab and device they are signed in with); the
- * client sends nothing on it.
- */
-export const LIVE_NAMESPACE = '/live';
-
-/**
  * Content of the user, of any type, moved in moderation: its automatic check ended, or a moderator
  * decided. `status` and `previous` are the content's statuses (a post's, a comment's); `edit`: the
  * content is an edit of a post's caption (`contentType: "post-edit"`), now shown (`visible`), held

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commentPreviewSchema } from './comments';
+import { AUTH_METHODS } from './stored-session';
 import { FEED_LIMIT, USER_POSTS_PAGE } from './constants';
 import {
   bioSchema,
@@ -33,25 +34,7 @@ export type MeAnswer = z.infer<typeof meAnswerSchema>;
 export const avatarAnswerSchema = z.object({ user: lolgramUserSchema });
 export type AvatarAnswer = z.infer<typeof avatarAnswerSchema>;
 
-export const authMethodSchema = z.enum(['password', 'wallet']);
-export type AuthMethod = z.infer<typeof authMethodSchema>;
-
-/**
- * The copy of the signed-in user a browser keeps (localStorage) to show them at once on the next
- * visit, valid for 7 days from `timestamp` (the sign-in), as long as the server's session.
- */
-export const storedSessionSchema = z.object({
-  id: z.string(),
-  username: z.string(),
-  authMethod: authMethodSchema,
-  timestamp: z.number(),
-  avatar: z.string().nullable().optional(),
-  bio: z.string().nullable().optional(),
-  followerCount: z.number().optional(),
-  followingCount: z.number().optional(),
-  isVerified: z.boolean().optional(),
-});
-export type StoredSession = z.infer<typeof storedSessionSchema>;
+export const authMethodSchema = z.enum(AUTH_METHODS);
 
 export const loginBodySchema = z.object({
   username: text().trim().min(1, messages.fillAllFields),

@@ -1,4 +1,4 @@
-import { lazy, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 
 /** A component whose code loads when it is first shown, or before, with `preload`. */
 export type LazyPart<P extends object> = ComponentType<P> & { preload(): Promise<void> };
@@ -43,4 +43,25 @@ export function deferredPart<P extends object>(load: () => Promise<ComponentType
 /** Loads every deferred part the loaded pages made: the build renders them whole. */
 export async function preloadDeferredParts(): Promise<void> {
   await Promise.all([...deferred].map((part) => part.preload()));
+}
+
+/**
+ * A dialog whose code loads when it first opens, or before, with `preload`: nothing renders until
+ * then; once opened it stays mounted, so that it closes, and gives the focus back, as any dialog.
+ */
+export function lazyDialog<P extends { open: boolean }>(
+  load: () => Promise<ComponentType<P>>,
+): LazyPart<P> {
+  const Part = lazyPart(load);
+  function Dialog(props: P) {
+    const [opened, setOpened] = useState(props.open);
+    if (props.open && !opened) setOpened(true);
+    if (!opened) return null;
+    return (
+      <Suspense fallback={null}>
+        <Part {...props} />
+      </Suspense>
+    );
+  }
+  return Object.assign(Dialog, { preload: Part.preload });
 }

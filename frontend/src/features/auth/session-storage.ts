@@ -1,6 +1,6 @@
 import {
   LOLGRAM_SESSION_LIFETIME_MS,
-  storedSessionSchema,
+  isStoredSession,
   type AuthMethod,
   type LolgramUser,
   type StoredSession,
@@ -62,12 +62,11 @@ export function readSession(now: number = Date.now()): StoredSession | null {
   } catch {
     parsed = null;
   }
-  const result = storedSessionSchema.safeParse(parsed);
-  if (!result.success || isExpired(result.data, now)) {
+  if (!isStoredSession(parsed) || isExpired(parsed, now)) {
     localStorage.removeItem(SESSION_KEY);
     return null;
   }
-  return result.data;
+  return parsed;
 }
 
 export function writeSession(session: StoredSession): void {

@@ -1,17 +1,26 @@
-import { useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Tabs, TabsContent } from '../../components/ui/tabs';
 import { useHydrated } from '../../lib/hydration';
+import { lazyDialog, lazyPart } from '../../lib/lazy-page';
+import { whenLikelyNeeded } from '../../lib/when-idle';
 import { useAuth } from '../auth';
 import { BottomTabBar, TAB_IDS, type TabId } from './BottomTabBar';
 import { LolgramHeader } from './LolgramHeader';
 import { LoginPromptProvider } from './ui/login-prompt';
 import { AuthDialog } from './account';
-import { CreatePostDialog } from './create-post';
-import { ExploreTab } from './tabs/ExploreTab';
 import { FeedTab } from './tabs/FeedTab';
-import { MapTab } from './tabs/MapTab';
-import { ProfileTab } from './tabs/ProfileTab';
+import { TabLoading } from './tabs/TabLoading';
+
+// The feed is what the page opens on; the other tabs and the dialogs load when first shown (and
+// once the page is idle), so that a phone's first visit downloads and runs only the feed's code.
+const ExploreTab = lazyPart(() => import('./tabs/ExploreTab').then((m) => m.ExploreTab));
+const MapTab = lazyPart(() => import('./tabs/MapTab').then((m) => m.MapTab));
+const ProfileTab = lazyPart(() => import('./tabs/ProfileTab').then((m) => m.ProfileTab));
+const CreatePostDialog = lazyDialog(() =>
+  import('./create-post/CreatePostDialog').then((m) => m.CreatePostDialog),
+);
+const LATER = [ExploreTab, MapTab, ProfileTab, AuthDialog, CreatePostDialog];
 
 /** A tab panel takes the focus from the tab bar: its ring is drawn inside, where nothing clips it. */
 const PANEL = 'focus-visible:-outline-offset-2';
@@ -34,6 +43,7 @@ export function LolgramApp() {
   };
   const openLogin = () => setAuthOpen(true);
   const createPost = () => (state.isAuthenticated ? setCreateOpen(true) : setAuthOpen(true));
+  useEffect(() => whenLikelyNeeded(() => LATER.forEach((part) => void part.preload())), []);
 
   return (
     <LoginPromptProvider value={openLogin}>
@@ -52,13 +62,19 @@ export function LolgramApp() {
             <FeedTab onCreatePost={createPost} />
           </TabsContent>
           <TabsContent unstyled value="explore" className={PANEL}>
-            <ExploreTab />
+            <Suspense fallback={<TabLoading />}>
+              <ExploreTab />
+            </Suspense>
           </TabsContent>
           <TabsContent unstyled value="map" className={PANEL}>
-            <MapTab />
+            <Suspense fallback={<TabLoading />}>
+              <MapTab />
+            </Suspense>
           </TabsContent>
           <TabsContent unstyled value="profile" className={PANEL}>
-            <ProfileTab onLogin={openLogin} />
+            <Suspense fallback={<TabLoading />}>
+              <ProfileTab onLogin={openLogin} />
+            </Suspense>
           </TabsContent>
         </main>
         <BottomTabBar />

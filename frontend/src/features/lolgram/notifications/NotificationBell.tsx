@@ -1,13 +1,20 @@
 import { Bell } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useUnreadCount } from './useNotifications';
-import { NotificationsDialog } from './NotificationsDialog';
+import { lazyDialog } from '../../../lib/lazy-page';
+import { whenLikelyNeeded } from '../../../lib/when-idle';
+
+/** The list loads when the page is idle, or when the bell is first opened before. */
+const NotificationsDialog = lazyDialog(() =>
+  import('./NotificationsDialog').then((m) => m.NotificationsDialog),
+);
 
 /** The header's bell: the unread count, live, and the notifications list it opens. */
 export function NotificationBell() {
   const unread = useUnreadCount(true);
   const [open, setOpen] = useState(false);
   const shown = unread > 99 ? '99+' : String(unread);
+  useEffect(() => whenLikelyNeeded(() => void NotificationsDialog.preload()), []);
   return (
     <>
       <button

@@ -1,13 +1,23 @@
 import type { Post } from '@tapgram/shared';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from '../../../hooks/use-toast';
 import { useAuth } from '../../auth';
-import { DeletePostDialog } from './DeletePostDialog';
-import { EditCaptionDialog } from './EditCaptionDialog';
+import { lazyDialog } from '../../../lib/lazy-page';
+import { whenLikelyNeeded } from '../../../lib/when-idle';
 import { copyPostLink } from './share-post';
 import { PostOptionsMenu } from '../ui/PostOptionsMenu';
-import { ReportDialog } from '../reports';
+
+// Loaded when first opened: every card has a menu, few open it.
+const DeletePostDialog = lazyDialog(() =>
+  import('./DeletePostDialog').then((m) => m.DeletePostDialog),
+);
+const EditCaptionDialog = lazyDialog(() =>
+  import('./EditCaptionDialog').then((m) => m.EditCaptionDialog),
+);
+const ReportDialog = lazyDialog(() => import('../reports').then((m) => m.ReportDialog));
+const preloadDialogs = () =>
+  [DeletePostDialog, EditCaptionDialog, ReportDialog].forEach((dialog) => void dialog.preload());
 
 type Open = 'edit' | 'delete' | 'report' | null;
 
@@ -23,7 +33,11 @@ export function PostMenu({ post, onDeleted }: { post: Post; onDeleted?: () => vo
     open: open === which,
     onOpenChange: (next: boolean) => setOpen(next ? which : null),
   });
-  if (!state.isAuthenticated) return null;
+  const signedIn = state.isAuthenticated;
+  useEffect(() => {
+    if (signedIn) whenLikelyNeeded(preloadDialogs);
+  }, [signedIn]);
+  if (!signedIn) return null;
 
   if (state.user?.id === post.userId) {
     const copyLink = async () => {
