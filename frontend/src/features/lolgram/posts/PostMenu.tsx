@@ -16,8 +16,15 @@ const EditCaptionDialog = lazyDialog(() =>
   import('./EditCaptionDialog').then((m) => m.EditCaptionDialog),
 );
 const ReportDialog = lazyDialog(() => import('../reports').then((m) => m.ReportDialog));
-const preloadDialogs = () =>
-  [DeletePostDialog, EditCaptionDialog, ReportDialog].forEach((dialog) => void dialog.preload());
+/** Asked for once per page, however many cards it shows. */
+let preloadAsked = false;
+const preloadDialogs = () => {
+  if (preloadAsked) return;
+  preloadAsked = true;
+  whenLikelyNeeded(() =>
+    [DeletePostDialog, EditCaptionDialog, ReportDialog].forEach((dialog) => void dialog.preload()),
+  );
+};
 
 type Open = 'edit' | 'delete' | 'report' | null;
 
@@ -35,7 +42,7 @@ export function PostMenu({ post, onDeleted }: { post: Post; onDeleted?: () => vo
   });
   const signedIn = state.isAuthenticated;
   useEffect(() => {
-    if (signedIn) whenLikelyNeeded(preloadDialogs);
+    if (signedIn) preloadDialogs();
   }, [signedIn]);
   if (!signedIn) return null;
 
