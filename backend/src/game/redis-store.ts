@@ -379,11 +379,16 @@ export class RedisGameStore implements GameStore {
     await this.followFrozen();
   }
 
-  /** Players whose freeze or unfreeze Redis missed take Postgres's state. */
+  /**
+   * Players whose freeze or unfreeze Redis missed take Postgres's state. The operator's call that
+   * failed told nobody of the change: the player's screen is told now, when it takes effect.
+   */
   private async followFrozen(): Promise<void> {
     for (const userId of this.unfollowed) {
-      await this.freeze(userId, await this.repo.isFrozen(userId));
+      const frozen = await this.repo.isFrozen(userId);
+      const changed = await this.freeze(userId, frozen);
       this.unfollowed.delete(userId);
+      if (changed) this.outbox?.events.emit('player.frozen', { playerId: userId, frozen });
     }
   }
 
