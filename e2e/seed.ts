@@ -182,10 +182,14 @@ export async function signIn(page: Page, url: string, username: string): Promise
   await page.goto(`${url}/lolgram`);
   await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
   const dialog = page.getByRole('dialog');
-  await dialog.waitFor();
-  // A device nobody signed in on opens it on "Join LOLGram": the user switches to signing in.
-  const toSignIn = dialog.getByRole('button', { name: 'Sign in', exact: true });
-  if (await toSignIn.isVisible()) await toSignIn.click();
+  // A device nobody signed in on opens it on "Join LOLGram": the user switches to signing in. The
+  // title is waited for, not glanced at: a glance as the dialog appears may miss the switch.
+  const title = dialog.getByRole('heading', { name: /^(Join LOLGram|Welcome Back!)$/ });
+  await title.waitFor();
+  if ((await title.textContent()) === 'Join LOLGram') {
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
+  await dialog.getByRole('heading', { name: 'Welcome Back!' }).waitFor();
   await dialog.getByLabel('Username').fill(username);
   await dialog.getByLabel('Password').fill(PASSWORD);
   await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
