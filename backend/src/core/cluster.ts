@@ -187,6 +187,12 @@ class Supervisor {
   private fork(): void {
     const worker = cluster.fork();
     this.startedAt.set(worker.id, Date.now());
+    // A message to a worker that has just died (a connection handed to it, an answer to its ask)
+    // fails with EPIPE, reported as an 'error' on the worker: unheard, it would end the primary
+    // and every worker with it. The worker's exit follows, and onExit starts another.
+    worker.on('error', (err: Error) =>
+      this.logger.warn({ err, worker: worker.id }, "a worker's channel failed"),
+    );
   }
 
   private onMessage(worker: Worker, message: unknown): void {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { io } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { redisAvailable } from '../../test-support/availability';
 import { spawnServer, type ServerProcess } from '../../test-support/process';
 import {
@@ -144,15 +144,24 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
     let stopped = false;
     beforeAll(async () => {
       database = await createScratchDatabase();
-      server = await spawnServer({
-        WEB_CONCURRENCY: '2',
-        DATABASE_URL: database.url,
-        REDIS_URL: TEST_REDIS_URL,
-        REDIS_PREFIX: prefix,
-        SESSION_SECRET: SECRET,
-        METRICS_TOKEN: TOKEN,
-        MODERATION_IMAGE_CHECK: 'off',
-      });
+      server = await spawnServer(
+        {
+          WEB_CONCURRENCY: '2',
+          DATABASE_URL: database.url,
+          REDIS_URL: TEST_REDIS_URL,
+          REDIS_PREFIX: prefix,
+          SESSION_SECRET: SECRET,
+          METRICS_TOKEN: TOKEN,
+          MODERATION_IMAGE_CHECK: 'off',
+        },
+        { preload: ['broken-channel.ts'] },
+      );
+    });
+    // A failure here is usually the cluster's own: show what the primary and its workers said.
+    beforeEach(({ onTestFailed }) => {
+      onTestFailed(() =>
+        console.error(`the cluster's output:\n${server?.output().slice(-20_000)}`),
+      );
     });
     afterAll(async () => {
       if (server && !stopped) await server.stop();
@@ -319,6 +328,23 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
       const answer = await fresh(server.url, session);
       expect(answer.status).toBe(200);
       expect(answer.text).toMatch(/^40\{"sid":/);
+    });
+
+    it("outlives a failed write on a worker's channel (a message to a worker that just died)", async () => {
+      const before = workerPids(server.child.pid!);
+      process.kill(server.child.pid!, 'SIGUSR2');
+      await expect.poll(() => server.output(), POLL).toContain('channels failed');
+      // Heard and logged, or the primary's end (then the exit code is not null).
+      await expect
+        .poll(
+          () =>
+            server.output().includes("a worker's channel failed") || server.child.exitCode !== null,
+          POLL,
+        )
+        .toBe(true);
+      expect(server.child.exitCode).toBeNull();
+      expect((await fresh(server.url, '/healthz')).status).toBe(200);
+      expect(workerPids(server.child.pid!)).toEqual(before);
     });
 
     it('starts another worker when one dies', async () => {

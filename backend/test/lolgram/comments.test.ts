@@ -312,7 +312,8 @@ describe.each(storageModes)('LOLGram comments (%s storage)', (mode) => {
     ]);
     const post = await makeVisiblePost(author, { caption: 'moderated thread' });
     const held = expectAnswer(commentSchema, (await write(alice, post.id, PROFANE)).body);
-    expect(held.moderation).toBe('checking');
+    // Answered as the check left it: still checking, or held already when the check was quicker.
+    expect(['checking', 'held']).toContain(held.moderation);
     await expect
       .poll(async () => (await thread(alice, post.id)).find((c) => c.id === held.id)?.moderation)
       .toBe('held');
