@@ -2,17 +2,25 @@ import { Keypair } from '@solana/web3.js';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
-import { chromiumPath, screenshotPath } from './browser';
+import { expectNoViolations } from './axe';
+import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { photo } from './seed';
 import { adminTabs, offlineAndOutOfEnergy, seededSuite, until } from './setup';
 
 const executable = chromiumPath();
 /**
- * One width in each band the styles tell apart: below 360 px (the players' table), 360 to 374 (the
- * wallet chooser), the larger phones (390 px stands for 414 too: no rule tells them apart, and the
- * narrower overflows first) and, from 1024 px on (`lg`, the last breakpoint used), a desktop.
+ * One width in each band the styles of every screen tell apart: below 360 px (the players' table),
+ * the phones from 360 px on and, from 1024 px on (`lg`, the last breakpoint used), a desktop.
  */
-const WIDTHS = [320, 360, 390, 1280];
+const WIDTHS = [320, 360, 1280];
+/**
+ * The wallet chooser's own styles tell 360 to 374 px from the larger phones (up to 480 px): its
+ * screens are checked at 390 px too, which stands for 414 (no rule tells them apart, and the
+ * narrower overflows first). Nothing else changes between 360 and 480 px.
+ */
+const LARGER_PHONE = 390;
+/** axe checks each state at a phone's width and a desktop's: what one hides, the other shows. */
+const AXE_WIDTHS = [360, 1280];
 /**
  * A TV is a taller desktop: no rule tells it apart but the event leaderboard's, whose type grows
  * with the screen's height; every other screen is checked at it through the desktop.
@@ -20,12 +28,50 @@ const WIDTHS = [320, 360, 390, 1280];
 const TV = 1920;
 const isPhone = (width: number) => width < 1024;
 
+/** Escape closes the open dialog, and the focus is back on the control that opened it. */
+async function expectFocusReturns(page: Page, opener: Locator) {
+  await page.keyboard.press('Escape');
+  await until(() => page.getByRole('dialog').count()).toBe(0);
+  await until(() => opener.evaluate((el) => el === document.activeElement)).toBe(true);
+}
+
 /**
- * The page is no wider than the screen. `scrollWidth` of the root, not `innerWidth`: an emulated
- * phone widens its layout viewport to fit wide content, so innerWidth would grow with the fault.
- * A failure names the innermost elements that reach past the edge.
+ * What has the focus after each Tab, up to `presses` or the end of the page, and whether a ring
+ * shows around it.
  */
-async function expectFits(page: Page, width: number, shot: string, { fullPage = true } = {}) {
+async function tabThrough(page: Page, presses: number) {
+  const seen: { element: string; ring: boolean }[] = [];
+  for (let i = 0; i < presses; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement === document.body)) break;
+    seen.push(
+      await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const style = getComputedStyle(el);
+        const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+        const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30);
+        return {
+          element: `${el.tagName.toLowerCase()}[${el.getAttribute('role') ?? ''}] ${name}`,
+          ring: outline || style.boxShadow !== 'none',
+        };
+      }),
+    );
+  }
+  return seen;
+}
+
+/**
+ * The page is no wider than the screen (`scrollWidth` of the root, not `innerWidth`: an emulated
+ * phone widens its layout viewport to fit wide content, so innerWidth would grow with the fault; a
+ * failure names the innermost elements that reach past the edge), and, at the widths axe checks
+ * and unless `axe` is false, axe finds nothing on it.
+ */
+async function expectFits(
+  page: Page,
+  width: number,
+  shot: string,
+  { fullPage = true, axe = true } = {},
+) {
   const { scrollWidth, culprits } = await page.evaluate((edge) => {
     const beyond = (el: Element) => el.getBoundingClientRect().right > edge + 0.5;
     const culprits = Array.from(document.body.querySelectorAll('*'))
@@ -39,6 +85,7 @@ async function expectFits(page: Page, width: number, shot: string, { fullPage = 
     scrollWidth,
     `${shot} is ${scrollWidth} px wide: ${culprits.join(' | ')}`,
   ).toBeLessThanOrEqual(width);
+  if (axe && AXE_WIDTHS.includes(width)) await expectNoViolations(page, `${shot} at ${width} px`);
 }
 
 /** The element lies wholly on the screen (dialogs and toasts are fixed: they never scroll in). */
@@ -60,7 +107,7 @@ async function expectCentred(page: Page, element: Locator) {
   expect(Math.abs(box.x - right)).toBeLessThanOrEqual(1);
 }
 
-describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
+describe.runIf(executable)('every screen fits phones, desktops and TVs, and passes axe', () => {
   const suite = seededSuite(executable!);
   const { open } = suite;
 
@@ -90,7 +137,79 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
     }
   };
 
+  /**
+   * The wallet chooser and a connected wallet, at a width of each band (the chooser has bands of
+   * its own).
+   */
+  const walletScreens = (width: number) => {
+    it('LOLGram for a visitor: the auth dialog and the wallet chooser', async () => {
+      const page = await open(width, 'visitor');
+      await page.addInitScript({ content: testWalletScript(Keypair.generate().secretKey) });
+      await page.goto('/lolgram');
+      const login = page.getByRole('button', { name: 'Login / Sign Up' }).first();
+      await login.click();
+      const dialog = page.getByRole('dialog');
+      await until(() => dialog.isVisible()).toBe(true);
+      await until(() => page.getByRole('button', { name: 'Select Wallet' }).isVisible()).toBe(true);
+      await expectFits(page, width, 'lolgram-auth', { fullPage: false });
+      await expectOnScreen(page, dialog);
+      await expectFocusReturns(page, login);
+
+      await page.getByRole('tab', { name: 'Profile' }).click();
+      const select = page.getByRole('button', { name: 'Select Wallet' });
+      await select.click();
+      const chooser = page.getByRole('dialog');
+      await until(() => chooser.getByRole('button', { name: /Test Wallet/ }).isVisible()).toBe(
+        true,
+      );
+      await expectOnScreen(page, chooser);
+      await expectFits(page, width, 'lolgram-wallet-chooser', { fullPage: false });
+      await chooser.getByRole('button', { name: /options/ }).click();
+      await until(() => chooser.getByRole('button', { name: /Phantom/ }).isVisible()).toBe(true);
+      await expectFits(page, width, 'lolgram-wallet-chooser-more', { fullPage: false });
+      await expectFocusReturns(page, select);
+    });
+
+    it('LOLGram: a wallet user’s wallet, connected, on the profile (and in a desktop’s header)', async () => {
+      const keypair = Keypair.generate();
+      const address = keypair.publicKey.toBase58();
+      const page = await open(width, 'visitor');
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.addInitScript({
+        content: testWalletScript(keypair.secretKey, { signIn: true }),
+      });
+      await page.goto('/lolgram?tab=profile');
+      await page.getByRole('button', { name: 'Select Wallet' }).click();
+      await page.getByRole('button', { name: /Test Wallet/ }).click();
+      // The spec's connected state: the address shortened to its first and last 4 characters.
+      const shortened = `${address.slice(0, 4)}..${address.slice(-4)}`;
+      const onProfile = page.getByTestId('profile-wallet');
+      const wallet = onProfile.getByRole('button', { name: shortened });
+      await until(() => wallet.isVisible()).toBe(true);
+      const inHeader = page.getByTestId('header-wallet');
+      if (isPhone(width)) expect(await inHeader.count()).toBe(0);
+      else {
+        await until(() => inHeader.getByRole('button', { name: shortened }).isVisible()).toBe(true);
+        await expectOnScreen(page, inHeader);
+      }
+      await expectOnScreen(page, wallet);
+      await expectFits(page, width, 'lolgram-wallet-connected');
+
+      await wallet.click();
+      const menu = onProfile.getByRole('menu');
+      for (const item of ['Copy address', 'Change wallet', 'Disconnect']) {
+        await until(() => menu.getByRole('menuitem', { name: item }).isVisible()).toBe(true);
+      }
+      await expectOnScreen(page, menu);
+      await expectFits(page, width, 'lolgram-wallet-menu', { fullPage: false });
+      await menu.getByRole('menuitem', { name: 'Copy address' }).click();
+      await until(() => page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+    });
+  };
+
   describe.each(WIDTHS)('at %i px wide', (width) => {
+    walletScreens(width);
+
     it('the landing page and the 404 page', async () => {
       const page = await open(width, 'visitor');
       await page.goto('/');
@@ -119,6 +238,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       const board = page.getByRole('complementary', { name: 'Leaderboard' });
       await until(() => board.getByText('the_longest_username').isVisible()).toBe(true);
       await until(() => page.getByTestId('stat-Rank').textContent()).toMatch(/^#\d+$/);
+      expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
       for (const name of ['Social', 'Chart', 'LOLGram']) {
         expect(await page.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
       }
@@ -130,7 +250,8 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       const toast = page.locator('[data-variant]').first();
       await until(() => toast.isVisible()).toBe(true);
       await expectOnScreen(page, toast);
-      await expectFits(page, width, 'play-toast', { fullPage: false });
+      // The toast leaves by itself: axe, which reads the page for a while, checks the page without.
+      await expectFits(page, width, 'play-toast', { fullPage: false, axe: false });
       if (isPhone(width)) await expectCentred(page, toast);
 
       // Offline with taps waiting, the energy gauge empty: the status line and the gauge fit.
@@ -167,7 +288,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       await expectFits(page, width, 'lolgram-profile');
     });
 
-    it('LOLGram dialogs: edit profile and report', async () => {
+    it('LOLGram dialogs: edit profile, report and notifications, each giving the focus back', async () => {
       const page = await open(width);
       await page.goto('/lolgram?tab=profile');
       const edit = page.getByRole('button', { name: 'Edit Profile' });
@@ -177,8 +298,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       await until(() => dialog.isVisible()).toBe(true);
       await expectOnScreen(page, dialog);
       await expectFits(page, width, 'lolgram-edit-profile', { fullPage: false });
-      await page.keyboard.press('Escape');
-      await until(() => dialog.count()).toBe(0);
+      await expectFocusReturns(page, edit);
 
       await page.getByRole('tab', { name: 'Feed' }).click();
       const options = page.getByRole('button', { name: 'Post options' }).first();
@@ -188,6 +308,16 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       await until(() => dialog.isVisible()).toBe(true);
       await expectOnScreen(page, dialog);
       await expectFits(page, width, 'lolgram-report', { fullPage: false });
+      await expectFocusReturns(page, options);
+
+      const bell = page.getByTestId('notification-bell');
+      await bell.click();
+      const notifications = page.getByRole('dialog', { name: 'Notifications' });
+      await until(() => notifications.isVisible()).toBe(true);
+      await until(() => notifications.getByRole('status').count()).toBe(0);
+      await expectOnScreen(page, notifications);
+      await expectFits(page, width, 'lolgram-notifications', { fullPage: false });
+      await expectFocusReturns(page, bell);
     });
 
     it('LOLGram: the Saved and Blocked tabs, the author’s menu and the caption, delete and block dialogs', async () => {
@@ -222,12 +352,12 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
         await until(() => dialog.isVisible()).toBe(true);
         await expectOnScreen(page, dialog);
         await expectFits(page, width, shot, { fullPage: false });
-        await page.keyboard.press('Escape');
-        await until(() => dialog.count()).toBe(0);
+        await expectFocusReturns(page, options);
       }
 
       await page.goto(`/lolgram/${author}`);
-      await page.getByRole('button', { name: 'Profile options' }).click();
+      const profileOptions = page.getByRole('button', { name: 'Profile options' });
+      await profileOptions.click();
       await page.getByRole('menuitem', { name: `Block @${author}` }).click();
       await until(() => dialog.isVisible()).toBe(true);
       await expectOnScreen(page, dialog);
@@ -235,53 +365,24 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       // The longest name the rules allow wraps in the title: the dialog does not scroll sideways.
       expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
       await expectFits(page, width, 'lolgram-block-dialog', { fullPage: false });
-    });
-
-    it('LOLGram: a wallet user’s wallet, connected, on the profile (and in a desktop’s header)', async () => {
-      const keypair = Keypair.generate();
-      const address = keypair.publicKey.toBase58();
-      const page = await open(width, 'visitor');
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-      await page.addInitScript({ content: testWalletScript(keypair.secretKey, { signIn: true }) });
-      await page.goto('/lolgram?tab=profile');
-      await page.getByRole('button', { name: 'Select Wallet' }).click();
-      await page.getByRole('button', { name: /Test Wallet/ }).click();
-      // The spec's connected state: the address shortened to its first and last 4 characters.
-      const shortened = `${address.slice(0, 4)}..${address.slice(-4)}`;
-      const onProfile = page.getByTestId('profile-wallet');
-      const wallet = onProfile.getByRole('button', { name: shortened });
-      await until(() => wallet.isVisible()).toBe(true);
-      const inHeader = page.getByTestId('header-wallet');
-      if (isPhone(width)) expect(await inHeader.count()).toBe(0);
-      else {
-        await until(() => inHeader.getByRole('button', { name: shortened }).isVisible()).toBe(true);
-        await expectOnScreen(page, inHeader);
-      }
-      await expectOnScreen(page, wallet);
-      await expectFits(page, width, 'lolgram-wallet-connected');
-
-      await wallet.click();
-      const menu = onProfile.getByRole('menu');
-      for (const item of ['Copy address', 'Change wallet', 'Disconnect']) {
-        await until(() => menu.getByRole('menuitem', { name: item }).isVisible()).toBe(true);
-      }
-      await expectOnScreen(page, menu);
-      await expectFits(page, width, 'lolgram-wallet-menu', { fullPage: false });
-      await menu.getByRole('menuitem', { name: 'Copy address' }).click();
-      await until(() => page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+      await expectFocusReturns(page, profileOptions);
     });
 
     it('LOLGram: create a post, through the crop dialog, with Share on a 740 px screen', async () => {
       const page = await open(width);
       await page.goto('/lolgram');
       await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
-      await page.getByRole('button', { name: 'Create post' }).click();
+      const createButton = page.getByRole('button', { name: 'Create post' });
+      await createButton.click();
       const dialog = page.getByRole('dialog');
       await until(() => dialog.isVisible()).toBe(true);
       await expectOnScreen(page, dialog);
-      await dialog
-        .getByTestId('post-image-input')
-        .setInputFiles({ name: 'tall.png', mimeType: 'image/png', buffer: await photo(600, 1000) });
+      await expectFits(page, width, 'lolgram-create-empty', { fullPage: false });
+      await dialog.getByTestId('post-image-input').setInputFiles({
+        name: 'tall.png',
+        mimeType: 'image/png',
+        buffer: await photo(600, 1000),
+      });
       const crop = page.getByRole('dialog', { name: 'Crop Your Photo' });
       await until(() => crop.getByRole('button', { name: 'Use Photo' }).isEnabled()).toBe(true);
       await expectOnScreen(page, crop);
@@ -296,16 +397,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       await expectOnScreen(page, create);
       await expectOnScreen(page, share);
       await expectFits(page, width, 'lolgram-create-post', { fullPage: false });
-    });
-
-    it('LOLGram for a visitor: the auth dialog', async () => {
-      const page = await open(width, 'visitor');
-      await page.goto('/lolgram');
-      await page.getByRole('button', { name: 'Login / Sign Up' }).first().click();
-      const dialog = page.getByRole('dialog');
-      await until(() => dialog.isVisible()).toBe(true);
-      await expectFits(page, width, 'lolgram-auth', { fullPage: false });
-      await expectOnScreen(page, dialog);
+      await expectFocusReturns(page, createButton);
     });
 
     it('a public profile', async () => {
@@ -368,16 +460,63 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs', () => {
       await freeze.click();
       const dialog = page.getByRole('dialog', { name: `Freeze @${player.username}?` });
       await until(() => dialog.isVisible()).toBe(true);
+      await expectFits(page, width, 'admin-freeze-dialog-empty', { fullPage: false });
       await dialog.getByRole('button', { name: 'Freeze player' }).click();
       await until(() => dialog.getByRole('alert').isVisible()).toBe(true);
       await expectOnScreen(page, dialog);
       await expectOnScreen(page, dialog.getByRole('button', { name: 'Freeze player' }));
       await expectFits(page, width, 'admin-freeze-dialog', { fullPage: false });
+      await expectFocusReturns(page, freeze);
     });
   });
+
+  describe(`at ${LARGER_PHONE} px wide`, () => walletScreens(LARGER_PHONE));
 
   describe(`at ${TV} px wide`, () => {
     it('the event leaderboard: boards stacked on a phone, side by side on a screen, names whole', () =>
       eventLeaderboardFits(TV));
+  });
+
+  it('shows a focus ring on everything the keyboard reaches', async () => {
+    const page = await open(1280);
+    for (const [path, ready, least] of [
+      ['/lolgram', page.getByRole('article').first(), 10],
+      ['/play', page.getByTestId('tap-character'), 5],
+      // The overview has no controls: the tab bar and its panel.
+      ['/admin', page.getByRole('heading', { name: 'Admin Dashboard' }), 2],
+    ] as const) {
+      await page.goto(path);
+      await until(() => ready.isVisible()).toBe(true);
+      const seen = await tabThrough(page, 25);
+      expect(seen.length, `${path}: controls the keyboard reached`).toBeGreaterThanOrEqual(least);
+      expect(
+        seen.filter((s) => !s.ring).map((s) => s.element),
+        `${path}: focused without a ring`,
+      ).toEqual([]);
+    }
+  });
+
+  it('stills motion for those who ask for less of it', async () => {
+    for (const reducedMotion of ['reduce', 'no-preference'] as const) {
+      const context = await suite.browser.newContext({
+        reducedMotion,
+        ...WITHOUT_SERVICE_WORKER,
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${suite.site.url}/leaderboard`);
+        // The dot pulses once the screen is live (before, it says it is connecting).
+        const status = page.getByRole('status').filter({ hasText: 'Live' });
+        await until(() => status.isVisible()).toBe(true);
+        const live = status.locator('span').first();
+        const seconds = await live.evaluate((el) =>
+          parseFloat(getComputedStyle(el).animationDuration),
+        );
+        if (reducedMotion === 'reduce') expect(seconds).toBeLessThan(0.01);
+        else expect(seconds).toBeGreaterThan(0.5);
+      } finally {
+        await context.close();
+      }
+    }
   });
 });
