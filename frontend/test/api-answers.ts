@@ -1,4 +1,5 @@
 import {
+  accountSettingsSchema,
   adminStatsSchema,
   avatarAnswerSchema,
   blockedUserSchema,
@@ -7,6 +8,7 @@ import {
   commentSchema,
   commentsOffStateSchema,
   currentSeasonSchema,
+  endedSessionsSchema,
   errorBodySchema,
   followStatusSchema,
   gameConfigSchema,
@@ -91,6 +93,17 @@ const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
     answer: one(lolgramUserSchema),
   },
   { methods: ['POST'], path: /^\/api\/lolgram\/users\/logout$/, answer: 'no content' },
+  {
+    methods: ['GET', 'POST', 'DELETE'],
+    path: /^\/api\/lolgram\/users\/me\/(settings|wallet)$/,
+    answer: one(accountSettingsSchema),
+  },
+  {
+    methods: ['PUT', 'POST'],
+    path: /^\/api\/lolgram\/users\/me\/(password|sessions\/end-others)$/,
+    answer: one(endedSessionsSchema),
+  },
+  { methods: ['POST'], path: /^\/api\/lolgram\/users\/me\/delete$/, answer: 'no content' },
   {
     methods: ['POST'],
     path: /^\/api\/lolgram\/auth\/wallet\/nonce$/,
