@@ -208,4 +208,29 @@ describe('friend requests on the friends card', () => {
     await expect.poll(() => screen.queryByText('amy asks to be friends')).toBeNull();
     expect(screen.getByText('Your friends (1)')).toBeTruthy();
   });
+
+  it('says what the latest action came to: a refusal after an ask, and nothing once the next one succeeds', async () => {
+    const api = server();
+    api.override = {
+      [`DELETE /api/friends/requests/${bob.id}`]: () =>
+        json({ error: friendMessages.noRequest }, 409),
+    };
+    stubFriendsApi(api);
+    const { input, status } = renderRequests();
+    await screen.findByRole('list', { name: 'Your friend requests' });
+    await userEvent.type(input, 'dora{Enter}');
+    await expect.poll(() => status.textContent).toBe('Asked dora: they have to accept');
+
+    // Bob's request is refused: that is the news now, not the ask before it.
+    const [cancelBob] = screen.getAllByRole('button', { name: 'Cancel' });
+    expect(cancelBob.closest('li')?.textContent).toBe('Waiting for bobCancel');
+    await userEvent.click(cancelBob);
+    await expect.poll(() => status.textContent).toBe(friendMessages.noRequest);
+    expect(input.hasAttribute('aria-invalid')).toBe(false);
+
+    // Accepting Amy then succeeds: the refusal of another action no longer stands.
+    await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
+    await expect.poll(() => screen.queryByText('amy asks to be friends')).toBeNull();
+    expect(status.textContent).toBe('');
+  });
 });

@@ -6,6 +6,13 @@ import { Input } from '../../../components/ui/input';
 import { errorMessage } from '../../../lib/api';
 import { useFriendActions, useFriends } from './friends-queries';
 
+interface Said {
+  text: string;
+  failed: boolean;
+  /** A refusal of the name typed: the field is marked. */
+  aboutName?: boolean;
+}
+
 /**
  * Adding a friend by username (both must agree: the other accepts), the requests both ways, and
  * the player's friends, each of whom can be removed.
@@ -14,25 +21,41 @@ export function FriendRequests({ userId }: { userId: string }) {
   const friends = useFriends(userId);
   const { ask, accept, drop, remove } = useFriendActions(userId);
   const [name, setName] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  /** What the latest action came to: each action replaces what an earlier one said. */
+  const [said, setSaid] = useState<Said | null>(null);
   const ids = { input: useId(), problem: useId() };
+  const nameRefused = said?.failed && said.aboutName;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const wrong = usernameError(name.trim());
     if (wrong) {
-      setProblem(wrong);
+      setSaid({ text: wrong, failed: true, aboutName: true });
       return;
     }
-    setProblem(null);
+    setSaid(null);
     ask.mutate(name.trim(), {
-      onSuccess: () => setName(''),
-      onError: (error) => setProblem(errorMessage(error)),
+      onSuccess: (asked) => {
+        setName('');
+        setSaid({
+          text:
+            asked.status === 'friends'
+              ? `You and ${asked.friend.username} are friends`
+              : `Asked ${asked.friend.username}: they have to accept`,
+          failed: false,
+        });
+      },
+      onError: (error) => setSaid({ text: errorMessage(error), failed: true, aboutName: true }),
     });
   };
-  const asked = ask.data;
+  /** Accept, decline, cancel or remove: only a refusal has something to say. */
+  const act = (action: typeof accept, id: string) => {
+    setSaid(null);
+    action.mutate(id, {
+      onError: (error) => setSaid({ text: errorMessage(error), failed: true }),
+    });
+  };
   const data = friends.data;
-  const failed = [accept, drop, remove].find((m) => m.isError)?.error;
 
   return (
     <section aria-labelledby="add-friend-title" className="flex flex-col gap-2">
@@ -49,8 +72,8 @@ export function FriendRequests({ userId }: { userId: string }) {
           onChange={(e) => setName(e.target.value)}
           placeholder="Their username"
           autoComplete="off"
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? ids.problem : undefined}
+          aria-invalid={nameRefused ? true : undefined}
+          aria-describedby={nameRefused ? ids.problem : undefined}
           className="min-w-0 flex-1"
         />
         <Button type="submit" disabled={ask.isPending} size="default">
@@ -58,27 +81,19 @@ export function FriendRequests({ userId }: { userId: string }) {
         </Button>
       </form>
       <p id={ids.problem} role="status" className="text-xs">
-        {problem ? (
-          <span className="text-red-300">{problem}</span>
-        ) : asked && !ask.isPending ? (
-          <span className="text-emerald-300">
-            {asked.status === 'friends'
-              ? `You and ${asked.friend.username} are friends`
-              : `Asked ${asked.friend.username}: they have to accept`}
-          </span>
-        ) : failed ? (
-          <span className="text-red-300">{errorMessage(failed)}</span>
-        ) : null}
+        {said && (
+          <span className={said.failed ? 'text-red-300' : 'text-emerald-300'}>{said.text}</span>
+        )}
       </p>
       {data && data.incoming.length > 0 && (
         <ul aria-label="Friend requests for you" className="flex flex-col gap-1">
           {data.incoming.map((f) => (
             <li key={f.id} className="flex items-center gap-2 text-sm">
               <span className="min-w-0 flex-1 truncate">{f.username} asks to be friends</span>
-              <Button size="sm" onClick={() => accept.mutate(f.id)}>
+              <Button size="sm" onClick={() => act(accept, f.id)}>
                 Accept
               </Button>
-              <Button size="sm" variant="ghost" onClick={() => drop.mutate(f.id)}>
+              <Button size="sm" variant="ghost" onClick={() => act(drop, f.id)}>
                 Decline
               </Button>
             </li>
@@ -90,7 +105,7 @@ export function FriendRequests({ userId }: { userId: string }) {
           {data.outgoing.map((f) => (
             <li key={f.id} className="flex items-center gap-2 text-sm text-slate-300">
               <span className="min-w-0 flex-1 truncate">Waiting for {f.username}</span>
-              <Button size="sm" variant="ghost" onClick={() => drop.mutate(f.id)}>
+              <Button size="sm" variant="ghost" onClick={() => act(drop, f.id)}>
                 Cancel
               </Button>
             </li>
@@ -109,7 +124,7 @@ export function FriendRequests({ userId }: { userId: string }) {
                 <Button
                   size="sm"
                   variant="ghost"
-                  onClick={() => remove.mutate(f.id)}
+                  onClick={() => act(remove, f.id)}
                   aria-label={`Remove ${f.username}`}
                 >
                   Remove
