@@ -420,9 +420,12 @@ describe('the friends card', () => {
       ],
     };
     api.invitations = { ...api.invitations, invitations: [invitation(1, { invitee: bob })] };
+    const boardReads = calls.calls('GET', `/api/users/${ME}/friends/board`);
     channel.fire(gameEvents.friends);
     expect(await screen.findByText('Your friends (2)')).toBeTruthy();
     await expect.poll(boardRows).toContain('4 eve 0');
+    // One read of the board for one push (the friends' key is a prefix of the board's).
+    expect(calls.calls('GET', `/api/users/${ME}/friends/board`)).toBe(boardReads + 1);
     await expect.poll(() => screen.queryByTestId('invitations')).not.toBeNull();
     expect(invitationRows()[0]).toMatch(/^bob · Joined/);
 

@@ -52,7 +52,8 @@ export function useFriendsBoard(userId: string) {
         friendsKeys.invitations(userId),
         friendsKeys.bonuses(userId),
       ]) {
-        void queryClient.invalidateQueries({ queryKey: key });
+        // Exact: the friends' key is a prefix of the board's, which would be read twice.
+        void queryClient.invalidateQueries({ queryKey: key, exact: true });
       }
     };
     socket.on(gameEvents.seasonDelta, pushed);
@@ -113,8 +114,8 @@ export function useBonusHistory(userId: string, enabled: boolean) {
 export function useFriendActions(userId: string) {
   const queryClient = useQueryClient();
   const settled = () => {
-    void queryClient.invalidateQueries({ queryKey: friendsKeys.friends(userId) });
-    void queryClient.invalidateQueries({ queryKey: friendsKeys.board(userId) });
+    void queryClient.invalidateQueries({ queryKey: friendsKeys.friends(userId), exact: true });
+    void queryClient.invalidateQueries({ queryKey: friendsKeys.board(userId), exact: true });
   };
   const body: FriendActionBody = { userId };
   const ask = useMutation({
