@@ -239,6 +239,37 @@ describe('the past seasons dialog', () => {
     expect(await screen.findByRole('list', { name: 'Season 5: final players' })).toBeTruthy();
   });
 
+  it('says a list is loading, says when it could not be read, and reads it again on request', async () => {
+    const first = deferred<Response>();
+    let reads = 0;
+    const calls = stubSeasonsApi(
+      api({
+        override: {
+          '/api/seasons': () => (reads++ === 0 ? first.promise : json(ARCHIVED)),
+          '/api/seasons/5/users': () => json({ error: 'Try again later' }, 503),
+        },
+      }),
+    );
+    // No player: the dialog opens on all seasons.
+    renderDialog(undefined);
+    expect((await screen.findByRole('status')).textContent).toBe('Loading the past seasons…');
+    first.resolve(json({ error: 'Try again later' }, 503));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not load the past seasons.');
+
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await expect.poll(() => seasonButtons(tabPanel())).toHaveLength(2);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(calls('/api/seasons')).toBe(2);
+
+    // A final board that cannot be read says so, instead of its placeholder rows for good.
+    await userEvent.click(screen.getByRole('button', { name: /^Season 5/ }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Could not load the final players.',
+    );
+    expect(screen.queryByRole('list', { name: 'Loading' })).toBeNull();
+  });
+
   it('closes with Escape or its Close button', async () => {
     stubSeasonsApi(api());
     const { onOpenChange } = renderDialog(ME);

@@ -53,6 +53,37 @@ function SeasonButton({
   );
 }
 
+/**
+ * What a list shows while it is read or when it could not be, with a way to read it again;
+ * nothing once it is there.
+ */
+function ListState({
+  query,
+  what,
+}: {
+  query: { isPending: boolean; isError: boolean; refetch: () => unknown };
+  what: string;
+}) {
+  if (query.isError) {
+    return (
+      <div role="alert" className="flex items-center justify-between gap-3 py-4 text-sm">
+        <span className="text-red-300">Could not load {what}.</span>
+        <Button size="sm" variant="ghost" onClick={() => void query.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  if (query.isPending) {
+    return (
+      <p role="status" className="py-6 text-center text-sm text-slate-400">
+        Loading {what}…
+      </p>
+    );
+  }
+  return null;
+}
+
 /** An archived season's final boards. */
 function FinalBoards({ season, userId }: { season: PastSeason | PlayerSeason; userId?: string }) {
   const { users, countries } = useArchivedBoard(season.id);
@@ -63,33 +94,41 @@ function FinalBoards({ season, userId }: { season: PastSeason | PlayerSeason; us
         <TabsTrigger value="countries">Countries</TabsTrigger>
       </TabsList>
       <TabsContent value="users">
-        <Board
-          label={`${season.name}: final players`}
-          empty={['No players', 'Nobody scored this season.']}
-          rows={users.data?.map((u) => ({
-            key: u.id,
-            label: u.username,
-            points: u.totalPoints,
-            rank: u.rank ?? 0,
-            highlight: u.id === userId,
-          }))}
-        />
+        {users.isError ? (
+          <ListState query={users} what="the final players" />
+        ) : (
+          <Board
+            label={`${season.name}: final players`}
+            empty={['No players', 'Nobody scored this season.']}
+            rows={users.data?.map((u) => ({
+              key: u.id,
+              label: u.username,
+              points: u.totalPoints,
+              rank: u.rank ?? 0,
+              highlight: u.id === userId,
+            }))}
+          />
+        )}
       </TabsContent>
       <TabsContent value="countries">
-        <Board
-          label={`${season.name}: final countries`}
-          empty={['No countries', 'Nobody scored this season.']}
-          rows={countries.data?.map((c, i) => ({
-            key: c.country,
-            label: (
-              <>
-                <CountryFlag code={c.country} /> {countryName(c.country)}
-              </>
-            ),
-            points: c.totalPoints,
-            rank: i + 1,
-          }))}
-        />
+        {countries.isError ? (
+          <ListState query={countries} what="the final countries" />
+        ) : (
+          <Board
+            label={`${season.name}: final countries`}
+            empty={['No countries', 'Nobody scored this season.']}
+            rows={countries.data?.map((c, i) => ({
+              key: c.country,
+              label: (
+                <>
+                  <CountryFlag code={c.country} /> {countryName(c.country)}
+                </>
+              ),
+              points: c.totalPoints,
+              rank: i + 1,
+            }))}
+          />
+        )}
       </TabsContent>
     </Tabs>
   );
@@ -106,7 +145,8 @@ export function PastSeasonsDialog({
   userId: string | undefined;
 }) {
   const archived = useArchivedSeasons();
-  const mine = usePlayerSeasons(userId).data?.filter((s) => s.final);
+  const playerSeasons = usePlayerSeasons(userId);
+  const mine = playerSeasons.data?.filter((s) => s.final);
   const [shown, setShown] = useState<PastSeason | PlayerSeason | null>(null);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -139,6 +179,7 @@ export function PastSeasonsDialog({
             </TabsList>
             {userId && (
               <TabsContent value="mine">
+                <ListState query={playerSeasons} what="your seasons" />
                 {mine?.length === 0 && (
                   <p className="py-6 text-center text-sm text-slate-400">
                     No finished season yet: your results show here once one ends.
@@ -157,6 +198,7 @@ export function PastSeasonsDialog({
               </TabsContent>
             )}
             <TabsContent value="all">
+              <ListState query={archived} what="the past seasons" />
               {archived.data?.length === 0 && (
                 <p className="py-6 text-center text-sm text-slate-400">No season has ended yet.</p>
               )}
