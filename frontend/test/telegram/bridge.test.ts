@@ -109,6 +109,12 @@ describe('the Telegram bridge in a Mini App launch', () => {
     telegramShell.tapped();
     expect(started.told.at(-1)).toEqual(['tapped']);
   });
+
+  it('starts one shell for two loads under way at once', async () => {
+    const { loadTelegramShell } = await load();
+    await Promise.all([loadTelegramShell(), loadTelegramShell()]);
+    expect(started.backs).toHaveLength(1);
+  });
 });
 
 describe('Telegram’s Back button, as the bridge handles it', () => {

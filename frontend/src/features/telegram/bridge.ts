@@ -16,13 +16,22 @@ function back() {
   else window.location.assign('/play');
 }
 
+/** The shell's load, once for the page: a second call while it is under way waits for it. */
+let loading: Promise<void> | null = null;
+
 /** Loads and starts the SDK in a Mini App launch; nothing on the web. */
-export async function loadTelegramShell(): Promise<void> {
-  if (!inTelegram() || shell) return;
-  const { startTelegramShell } = await import('./shell');
-  shell = startTelegramShell(back);
-  if (route !== null) shell.route(route);
-  shell.unsent(unsent);
+export function loadTelegramShell(): Promise<void> {
+  if (!inTelegram()) return Promise.resolve();
+  if (!loading) {
+    loading = import('./shell').then(({ startTelegramShell }) => {
+      shell = startTelegramShell(back);
+      if (route !== null) shell.route(route);
+      shell.unsent(unsent);
+    });
+    // A load that failed (the network, on the way) leaves the next call free to try again.
+    loading.catch(() => (loading = null));
+  }
+  return loading;
 }
 
 export const telegramShell = {
