@@ -19,7 +19,7 @@ import {
 } from '@tapgram/shared';
 import { vi } from 'vitest';
 import { checkedAnswer, mismatch, reportDrift } from '../api-answers';
-import { json } from './game-api';
+import { callsOf, json } from './game-api';
 
 type Schema = Parameters<typeof mismatch>[0];
 type Answer = Response | Promise<Response>;
@@ -170,18 +170,7 @@ export function stubFriendsApi(api: FriendsApi) {
     return checked(method, path, body, answer(method, path, body));
   });
   vi.stubGlobal('fetch', fetchMock);
-  const callsTo = (method: string, path: string) =>
-    fetchMock.mock.calls.filter(
-      ([input, init]) =>
-        (init?.method ?? 'GET') === method &&
-        new URL(String(input), 'http://localhost').pathname === path,
-    );
-  return {
-    calls: (method: string, path: string) => callsTo(method, path).length,
-    /** The JSON bodies the screen sent. */
-    bodies: (method: string, path: string): unknown[] =>
-      callsTo(method, path).map(([, init]) => JSON.parse(String(init?.body))),
-  };
+  return callsOf(fetchMock);
 }
 
 export const GAME_CONFIG: GameConfig = {

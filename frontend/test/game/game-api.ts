@@ -87,6 +87,13 @@ export function stubGameApi(api: GameApi) {
     return checkedAnswer(method, path, await answer(method, path));
   });
   vi.stubGlobal('fetch', fetchMock);
+  return callsOf(fetchMock);
+}
+
+/** What a stubbed fetch was asked: how often, with which headers and JSON bodies, per route. */
+export function callsOf(fetchMock: {
+  mock: { calls: [input: RequestInfo | URL, init?: RequestInit][] };
+}) {
   const callsTo = (method: string, path: string) =>
     fetchMock.mock.calls.filter(
       ([input, init]) =>
