@@ -68,7 +68,8 @@ function ListState({
     return (
       <div role="alert" className="flex items-center justify-between gap-3 py-4 text-sm">
         <span className="text-red-300">Could not load {what}.</span>
-        <Button size="sm" variant="ghost" onClick={() => void query.refetch()}>
+        {/* A finger's height, as the notifications list's Try again. */}
+        <Button variant="secondary" className="h-11" onClick={() => void query.refetch()}>
           Try again
         </Button>
       </div>
