@@ -138,7 +138,7 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
     // The keyboard closes it and gives the focus back to the bell; the post's item leads to it.
     await page.keyboard.press('Escape');
     await until(() => dialog.count()).toBe(0);
-    expect(await bell.evaluate((el) => el === document.activeElement)).toBe(true);
+    await until(() => bell.evaluate((el) => el === document.activeElement)).toBe(true);
     await bell.click();
     await items.filter({ hasText: 'LOLed your post' }).click();
     await page.waitForURL(`**/lolgram/p/${postId}`);
