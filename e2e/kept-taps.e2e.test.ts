@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { viewportOptions } from './seed';
 import { offlineAndOutOfEnergy, outOfEnergy, seededSuite, tapFast, until } from './setup';
@@ -46,6 +46,16 @@ interface PlayerPage {
   reopen(): Promise<Page>;
 }
 
+/**
+ * What the pages said and sent of their taps during a test (frames of the game channel, posts,
+ * console errors), printed when the test fails: a miscount is read from it.
+ */
+const trail: string[] = [];
+const note = (line: string) => {
+  trail.push(`${new Date().toISOString().slice(11, 23)} ${line.slice(0, 240)}`);
+  if (trail.length > 400) trail.shift();
+};
+
 async function controlChannel(page: Page, channel: { mode: Channel }) {
   const open = new Set<WebSocketRoute>();
   let connected = false;
@@ -59,14 +69,17 @@ async function controlChannel(page: Page, channel: { mode: Channel }) {
     server.onMessage((message) => {
       // The server's answer to the page's connect: the channel carries taps from now on.
       if (/^40/.test(String(message))) connected = true;
+      if (/^43/.test(String(message))) note(`ack ${String(message)}`);
       ws.send(message);
     });
     ws.onMessage((message) => {
+      if (/^42\d*\["(tap|sync)"/.test(String(message))) note(`${channel.mode} ${String(message)}`);
       if (channel.mode === 'drop-taps' && /^42\d*\["tap"/.test(String(message))) return;
       if (channel.mode === 'down') return;
       server.send(message);
     });
     ws.onClose(() => {
+      note('socket closed');
       open.delete(ws);
       if (open.size === 0) connected = false;
     });
@@ -93,6 +106,10 @@ describe.runIf(executable)(
   () => {
     const suite = seededSuite(executable!);
     let made = 0;
+    beforeEach(({ onTestFailed }) => {
+      trail.length = 0;
+      onTestFailed(() => console.log(`What the pages did of their taps:\n${trail.join('\n')}`));
+    });
 
     /** A new player, created by its browser, playing at `width` px. */
     async function newPlayer(width: number): Promise<PlayerPage & { closeAll(): Promise<void> }> {
@@ -117,6 +134,16 @@ describe.runIf(executable)(
       let control: { closeAll(): Promise<void> } = { closeAll: async () => undefined };
       const openPage = async () => {
         const page = await context.newPage();
+        page.on('console', (message) => {
+          if (message.type() === 'error') note(`console ${message.text()}`);
+        });
+        page.on('response', (response) => {
+          if (response.url().includes('/api/tap')) note(`post ${response.status()}`);
+        });
+        page.on('requestfailed', (request) => {
+          if (request.url().includes('/api/tap'))
+            note(`post failed ${request.failure()?.errorText}`);
+        });
         const opened = await controlChannel(page, channel);
         control = opened;
         await page.goto('/play');
@@ -255,6 +282,7 @@ describe.runIf(executable)(
         // Every tap the screen counted reaches the server, and the counter never went back.
         await until(async () => (await serverTotal(player.userId)) - (await tile())).toBe(0);
         const shown = await tile();
+        note(`online: the screen counts ${shown}`);
         expect(shown).toBeGreaterThanOrEqual(40);
         expect(shown).toBeLessThan(tapped);
         expect(Number(await page.getByTestId('stat-Total Taps').textContent())).toBe(shown);
@@ -269,6 +297,7 @@ describe.runIf(executable)(
           await player.context.setOffline(false);
           await until(() => status(page).getAttribute('data-state')).toBe('synced');
           const total = Number(await page.getByTestId('stat-Total Taps').textContent());
+          note(`synced: the screen counts ${total}`);
           await until(() => serverTotal(player.userId)).toBe(total);
           await shot(page, `taps-synced-${width}`);
         }
