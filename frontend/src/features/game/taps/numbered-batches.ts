@@ -94,10 +94,10 @@ export class NumberedBatches {
     return this.ledger.notDurable;
   }
 
-  /** Drops every batch (a frozen player). */
+  /** Drops every batch (a frozen player), keeping the numbers its sessions used. */
   clear(): void {
     this.queue.clear();
-    this.ledger.clear();
+    this.ledger.dropHeld();
   }
 
   dispose(): void {

@@ -99,8 +99,12 @@ export class SessionLedger {
     return n;
   }
 
-  clear(): void {
-    this.sessions.clear();
+  /**
+   * Lets every held batch go (a frozen player's), keeping the numbers the sessions used: a batch
+   * numbered again at or below them would be taken by the server for a re-send, and not counted.
+   */
+  dropHeld(): void {
+    for (const numbers of this.sessions.values()) numbers.held = [];
   }
 
   private numbers(sessionId: string): SessionNumbers {
