@@ -33,7 +33,10 @@ export interface NumberedBatchesHost {
   idle(sessionId: string): void;
   /** What the batches keep changed (the device keeps it). */
   keep(): void;
-  /** The taps waiting changed without an answer to report. */
+  /**
+   * The taps waiting changed without an answer to report (a batch that left for the first time
+   * included: the server's figures answered from then on may hold it, and the screen must know).
+   */
   changed(): void;
 }
 
@@ -155,10 +158,12 @@ export class NumberedBatches {
 
   private send(batch: Batch) {
     batch.attempt += 1;
+    const first = batch.sentAt === undefined;
     batch.sentAt ??= Date.now();
     const attempt = batch.attempt;
     const { sessionId, count, seq } = batch;
     this.queue.flown(batch);
+    if (first) this.host.changed();
     const current = () => batch.attempt === attempt && this.queue.includes(batch);
     this.host.channel.sendBatch({ sessionId, count, seq, after: this.ledger.after(batch) }).then(
       (ack) => {

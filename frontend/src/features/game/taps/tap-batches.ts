@@ -18,7 +18,10 @@ export interface TapBatchesOptions {
   onSettled: (result: TapSettled) => void;
   /** `sent` taps were not counted. */
   onError: (error: Error, sent: number) => void;
-  /** `unconfirmed`, `unavailable` or `offline` changed without an answer to report. */
+  /**
+   * `unconfirmed`, `unavailable` or `offline` changed without an answer to report, or taps left
+   * for the first time (`waiting().sent`: the server's figures answered from then on may hold them).
+   */
   onChange?: () => void;
   /** What the device must keep changed (read it with `snapshot`). */
   onKeep?: () => void;
@@ -89,6 +92,7 @@ export class TapBatches {
       offline: () => this.availability.setOffline(),
       paceFor: (taps) => this.pacer.in(this.bucket.msUntil(taps)),
       changed: keep,
+      posted: changed,
     });
     this.channel = new TapChannel(options.socket, options.ackTimeoutMs ?? 5000, {
       connected: () => {

@@ -29,6 +29,11 @@ export interface TapPostsHost {
   offline(): void;
   /** What the posts keep changed (the device keeps it). */
   changed(): void;
+  /**
+   * Taps were posted for the first time: the server's figures answered from then on may hold
+   * them, and the screen must know.
+   */
+  posted(): void;
 }
 
 /** A tap posted over HTTP, with the key that makes a re-post count once. */
@@ -99,13 +104,19 @@ export class TapPosts {
 
   /** Posts the waiting taps the bucket holds now; the others as it refills. */
   next(): void {
-    while (this.waiting.length > 0 && this.host.bucket.take(1)) this.post(this.waiting.shift()!);
+    let first = false;
+    while (this.waiting.length > 0 && this.host.bucket.take(1)) {
+      first = this.post(this.waiting.shift()!) || first;
+    }
+    if (first) this.host.posted();
     if (this.waiting.length > 0) this.host.paceFor(1);
   }
 
   /** While the game is unavailable: posts one waiting tap, as the bucket allows, to ask. */
   probe(): void {
-    if (this.waiting.length > 0 && this.host.bucket.take(1)) this.post(this.waiting.shift()!);
+    if (this.waiting.length > 0 && this.host.bucket.take(1) && this.post(this.waiting.shift()!)) {
+      this.host.posted();
+    }
   }
 
   /** Drops what waits, and ignores what is on its way (a frozen player). */
@@ -115,7 +126,9 @@ export class TapPosts {
     this.flying.clear();
   }
 
-  private post(tap: PostedTap) {
+  /** Posts `tap`; answers whether it left for the first time. */
+  private post(tap: PostedTap): boolean {
+    const first = tap.sentAt === undefined;
     tap.sentAt ??= Date.now();
     this.posting += 1;
     this.flying.add(tap);
@@ -163,5 +176,6 @@ export class TapPosts {
         }
       },
     );
+    return first;
   }
 }
