@@ -36,7 +36,7 @@ export interface TelegramWelcome {
 }
 
 /** Totals the server answered for a player's session. */
-interface Answered {
+export interface Answered {
   userId: string;
   sessionId: string;
   totals: TapTotals;
@@ -77,7 +77,7 @@ export function withTotals(current: Player, sessionId: string, totals: TapTotals
 }
 
 /** The player as just loaded, its totals not below those the page holds already. */
-function merged(current: Player | null, loaded: Player): Player {
+export function merged(current: Player | null, loaded: Player): Player {
   if (!current || current.user.id !== loaded.user.id) return loaded;
   if (current.user.totalTaps <= loaded.user.totalTaps) {
     return { user: loaded.user, session: current.session };
