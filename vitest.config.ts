@@ -8,24 +8,25 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LOADED_MACHINE_POLL = { timeout: 30_000 };
 
+/** The projects in the order their files start: the longest and most waiting first. */
+const PROJECT_ORDER = ['browser', 'backend', 'frontend', 'shared'];
+
 /**
- * The browser files are the suite's longest (a minute or more each, against seconds for most
- * others): spread among the others, each runs beside other files from the start instead of all of
- * them at the end with a worker left idle. Within each project the order stays Vitest's own (failed,
- * then longest, first).
+ * Longest files first, so that the run ends on short files with every worker busy rather than on
+ * one long file. Within a project Vitest orders the files by their last duration, or on a fresh
+ * clone with none recorded (as in CI) by their size; the projects are put in this order: the
+ * browser files first (up to three minutes each, mostly waiting on pages and servers), then the
+ * backend's (servers and databases), then the frontend's and the shared rules' (seconds each).
  */
-class BrowserFilesSpread extends BaseSequencer {
+class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const browser = sorted.filter((file) => file.project.name === 'browser');
-    const others = sorted.filter((file) => file.project.name !== 'browser');
-    if (browser.length === 0 || others.length === 0) return sorted;
-    const step = others.length / browser.length;
-    const spread: TestSpecification[] = [];
-    browser.forEach((file, i) => {
-      spread.push(file, ...others.slice(Math.round(i * step), Math.round((i + 1) * step)));
-    });
-    return spread;
+    const rank = (file: TestSpecification) => {
+      const at = PROJECT_ORDER.indexOf(file.project.name);
+      return at === -1 ? PROJECT_ORDER.length : at;
+    };
+    // A stable sort: each project keeps Vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
 
@@ -34,7 +35,7 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine. The
     // files mostly wait (on servers, databases and browsers), so one per core keeps both busy.
     maxWorkers: availableParallelism(),
-    sequence: { sequencer: BrowserFilesSpread },
+    sequence: { sequencer: LongestFirst },
     // `npm run test:coverage`: line coverage of the code the suites run in Node (the browser's
     // share of the frontend runs in Chromium and is not counted).
     coverage: {

@@ -19,12 +19,15 @@ async function newPlayer(page: Page, name: string) {
   await until(() => page.getByRole('dialog').count()).toBe(0);
 }
 
-/** A server and a browser for the suite, and pages of a given width on that server. */
-function suite(env: Record<string, string>) {
+/**
+ * A server and a browser for the suite, and pages of a given width on that server. `env` is read
+ * when the server starts.
+ */
+function suite(env: () => Record<string, string>) {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startTestServer({ env });
+    server = await startTestServer({ env: env() });
     browser = await launch(executable!);
   });
   afterAll(async () => {
@@ -43,8 +46,12 @@ function suite(env: Record<string, string>) {
 }
 
 describe.runIf(executable)('a season ending in a browser', () => {
-  // Seasons of 30 seconds: the test sees one end, and the next begin.
-  const open = suite({ SEASON_LENGTH: '30s' });
+  // Seasons of 30 seconds, the first beginning as the server starts (to the second): the test
+  // sees one end, and the next begin, without waiting for a season already half-way through.
+  const open = suite(() => ({
+    SEASON_LENGTH: '30s',
+    SEASON_START: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString(),
+  }));
 
   it('shows the season with its countdown at 360 and 1280 px, then its end, and each player’s result in past seasons', async () => {
     // One player on a phone and one on a desktop, in the same season: the desktop's taps more.
@@ -134,7 +141,7 @@ describe.runIf(executable)('a season ending in a browser', () => {
 });
 
 describe.runIf(executable)('the event screen in a browser', () => {
-  const open = suite({});
+  const open = suite(() => ({}));
 
   it.each([360, 1920])(
     'shows the season by default on the event screen at %i px, with its countdown',

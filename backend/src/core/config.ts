@@ -258,6 +258,12 @@ export const envSchema = z
      * kilobyte.
      */
     REQUEST_TIMEOUT_SECONDS: positiveInt(60),
+    /**
+     * How often the server pings an idle game or live channel (Socket.IO's pingInterval): a
+     * long-poll is held open up to this long, and a dead connection is noticed within it and the
+     * 20 s a pong may take. Lower it behind a proxy that drops connections idle for less.
+     */
+    CHANNEL_PING_SECONDS: positiveInt(25),
     /** Off: taps record no suspicion signals (the operators' lists show none). */
     SUSPICION_SIGNALS: z
       .enum(['on', 'off'])

@@ -164,6 +164,7 @@ export async function startServer(
     const handshakes = limitHandshakes(config, { redis, trust, metrics, logger });
     io = new SocketServer(httpServer, {
       serveClient: false,
+      pingInterval: config.CHANNEL_PING_SECONDS * 1000,
       // The rule of HTTP writes, with the same view of the scheme behind trusted proxies; then
       // the limits of new sockets per address.
       allowRequest: handshakes.after(sameOriginHandshakes(config.PUBLIC_ORIGIN, trust)),

@@ -420,6 +420,8 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
         METRICS_PORT: String(metricsPort),
         METRICS_TOKEN: TOKEN,
         REQUEST_TIMEOUT_SECONDS: '1',
+        // A long-poll is held until the next ping: 4 s, four times the bound.
+        CHANNEL_PING_SECONDS: '4',
         MODERATION_IMAGE_CHECK: 'off',
       });
     });

@@ -16,7 +16,8 @@ describe('clients that send a request too slowly (REQUEST_TIMEOUT_SECONDS=1)', (
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({
-      env: { REQUEST_TIMEOUT_SECONDS: '1', METRICS_PORT: '0' },
+      // A long-poll is held until the next ping: 4 s, four times the bound.
+      env: { REQUEST_TIMEOUT_SECONDS: '1', METRICS_PORT: '0', CHANNEL_PING_SECONDS: '4' },
     });
   });
   afterAll(async () => {

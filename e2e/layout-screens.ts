@@ -7,12 +7,12 @@ import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser'
 import { photo } from './seed';
 import { adminTabs, offlineAndOutOfEnergy, seededSuite, until } from './setup';
 
-const executable = chromiumPath();
 /**
  * One width in each band the styles of every screen tell apart: below 360 px (the players' table),
  * the phones from 360 px on and, from 1024 px on (`lg`, the last breakpoint used), a desktop.
  */
-const WIDTHS = [320, 360, 1280];
+export const PHONE_WIDTHS = [320, 360];
+export const DESKTOP = 1280;
 /**
  * The wallet chooser's own styles tell 360 to 374 px from the larger phones (up to 480 px): its
  * screens are checked at 390 px too, which stands for 414 (no rule tells them apart, and the
@@ -20,7 +20,7 @@ const WIDTHS = [320, 360, 1280];
  */
 const LARGER_PHONE = 390;
 /** axe checks each state at a phone's width and a desktop's: what one hides, the other shows. */
-const AXE_WIDTHS = [360, 1280];
+const AXE_WIDTHS = [360, DESKTOP];
 /**
  * A TV is a taller desktop: no rule tells it apart but the event leaderboard's, whose type grows
  * with the screen's height; every other screen is checked at it through the desktop.
@@ -107,8 +107,29 @@ async function expectCentred(page: Page, element: Locator) {
   expect(Math.abs(box.x - right)).toBeLessThanOrEqual(1);
 }
 
-describe.runIf(executable)('every screen fits phones, desktops and TVs, and passes axe', () => {
-  const suite = seededSuite(executable!);
+/** Which of the checks below a file runs: the phones' widths, or the desktop's and the rest. */
+export interface LayoutBands {
+  /** Every screen at each of these widths. */
+  widths: number[];
+  /** The wallet's screens at the larger phone's width. */
+  largerPhone?: boolean;
+  /** The event leaderboard on a TV, the focus rings and reduced motion. */
+  tvKeyboardAndMotion?: boolean;
+}
+
+/**
+ * Every screen fits the given widths and passes axe. Two files share the checks (the phones', the
+ * desktop's and the rest), each with its own seeded site, so that they run side by side.
+ */
+export const layoutScreens = ({ widths, largerPhone, tvKeyboardAndMotion }: LayoutBands) => {
+  const executable = chromiumPath();
+  describe.runIf(executable)('every screen fits phones, desktops and TVs, and passes axe', () => {
+    screens(executable!, { widths, largerPhone, tvKeyboardAndMotion });
+  });
+};
+
+function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion }: LayoutBands) {
+  const suite = seededSuite(executable);
   const { open } = suite;
 
   const eventLeaderboardFits = async (width: number) => {
@@ -207,7 +228,7 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs, and pass
     });
   };
 
-  describe.each(WIDTHS)('at %i px wide', (width) => {
+  describe.each(widths)('at %i px wide', (width) => {
     walletScreens(width);
 
     it('the landing page and the 404 page', async () => {
@@ -470,15 +491,16 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs, and pass
     });
   });
 
-  describe(`at ${LARGER_PHONE} px wide`, () => walletScreens(LARGER_PHONE));
+  if (largerPhone) describe(`at ${LARGER_PHONE} px wide`, () => walletScreens(LARGER_PHONE));
 
+  if (!tvKeyboardAndMotion) return;
   describe(`at ${TV} px wide`, () => {
     it('the event leaderboard: boards stacked on a phone, side by side on a screen, names whole', () =>
       eventLeaderboardFits(TV));
   });
 
   it('shows a focus ring on everything the keyboard reaches', async () => {
-    const page = await open(1280);
+    const page = await open(DESKTOP);
     for (const [path, ready, least] of [
       ['/lolgram', page.getByRole('article').first(), 10],
       ['/play', page.getByTestId('tap-character'), 5],
@@ -519,4 +541,4 @@ describe.runIf(executable)('every screen fits phones, desktops and TVs, and pass
       }
     }
   });
-});
+}
