@@ -32,9 +32,11 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine. The
-    // files mostly wait (on servers, databases and browsers), so one per core keeps both busy.
-    maxWorkers: availableParallelism(),
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine. Many
+    // files spend much of their time waiting (on servers, databases, pages and clocks): two
+    // workers a core keep the cores busy (on 2 cores, 4 workers ran the suite in 642 s where 6
+    // took 677 s, both with no idle CPU; see docs/PERFORMANCE.md).
+    maxWorkers: availableParallelism() * 2,
     sequence: { sequencer: LongestFirst },
     // `npm run test:coverage`: line coverage of the code the suites run in Node (the browser's
     // share of the frontend runs in Chromium and is not counted).
@@ -71,7 +73,9 @@ export default defineConfig({
           include: ['**/*.e2e.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // Each file starts its own server and browser: two run at once like any other files.
+          // Each file starts its own server and browser; a worker loads the server's modules (and
+          // Playwright) once for all its files, as the backend's do.
+          isolate: false,
           expect: { poll: LOADED_MACHINE_POLL },
         },
       },

@@ -189,7 +189,19 @@ export async function signIn(page: Page, url: string, username: string): Promise
   if ((await title.textContent()) === 'Join LOLGram') {
     await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
   }
-  await dialog.getByRole('heading', { name: 'Welcome Back!' }).waitFor();
+  await dialog
+    .getByRole('heading', { name: 'Welcome Back!' })
+    .waitFor()
+    .catch(async (error: unknown) => {
+      // What the page showed instead, for a failure seen once on a loaded machine.
+      const shown = await page
+        .getByRole('dialog')
+        .allTextContents()
+        .catch(() => []);
+      throw new Error(`no "Welcome Back!"; dialogs showing: ${JSON.stringify(shown)}`, {
+        cause: error,
+      });
+    });
   await dialog.getByLabel('Username').fill(username);
   await dialog.getByLabel('Password').fill(PASSWORD);
   await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
