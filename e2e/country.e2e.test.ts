@@ -36,7 +36,7 @@ describe.runIf(executable)('changing the country on /play', () => {
     await page.screenshot({ path: screenshotPath(name) });
     if (SHOTS) {
       fs.mkdirSync(SHOTS, { recursive: true });
-      fs.copyFileSync(screenshotPath(name), path.join(SHOTS, `${name}.png`));
+      fs.copyFileSync(screenshotPath(name), path.join(SHOTS, path.basename(screenshotPath(name))));
     }
   }
 

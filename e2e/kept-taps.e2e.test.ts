@@ -177,7 +177,7 @@ describe.runIf(executable)(
       const copies = process.env.SHOTS_DIR;
       if (copies) {
         fs.mkdirSync(copies, { recursive: true });
-        fs.copyFileSync(file, path.join(copies, `${name}.png`));
+        fs.copyFileSync(file, path.join(copies, path.basename(file)));
       }
     };
 
