@@ -34,8 +34,8 @@ export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine. Many
     // files spend much of their time waiting (on servers, databases, pages and clocks): two
-    // workers a core keep the cores busy (on 2 cores, 4 workers ran the suite in 642 s where 6
-    // took 677 s, both with no idle CPU; see docs/PERFORMANCE.md).
+    // workers a core keep the cores busy, and more only add contention (on 2 cores, 4 workers
+    // ran the suite in 642 s, 6 in 677 s; see docs/PERFORMANCE.md).
     maxWorkers: availableParallelism() * 2,
     sequence: { sequencer: LongestFirst },
     // `npm run test:coverage`: line coverage of the code the suites run in Node (the browser's

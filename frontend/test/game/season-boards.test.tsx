@@ -154,4 +154,19 @@ describe("the season's boards on the game screen", () => {
     await userEvent.keyboard('{Escape}');
     await expect.poll(() => screen.queryByRole('dialog')).toBeNull();
   });
+
+  it("reads the player's seasons and the archive again each time the past seasons open", async () => {
+    const { calls } = stubSeasons();
+    renderBoards();
+    const mine = `/api/users/${ME}/seasons`;
+    await expect.poll(() => calls(mine)).toBe(1);
+    for (const opened of [1, 2]) {
+      await userEvent.click(screen.getByRole('button', { name: 'Past seasons' }));
+      await screen.findByRole('dialog', { name: 'Past seasons' });
+      await expect.poll(() => calls(mine)).toBe(1 + opened);
+      await expect.poll(() => calls('/api/seasons')).toBe(opened);
+      await userEvent.keyboard('{Escape}');
+      await expect.poll(() => screen.queryByRole('dialog')).toBeNull();
+    }
+  });
 });

@@ -146,7 +146,7 @@ export function PastSeasonsDialog({
   userId: string | undefined;
 }) {
   const archived = useArchivedSeasons();
-  const playerSeasons = usePlayerSeasons(userId);
+  const playerSeasons = usePlayerSeasons(userId, { readOnOpen: true });
   const mine = playerSeasons.data?.filter((s) => s.final);
   const [shown, setShown] = useState<PastSeason | PlayerSeason | null>(null);
   return (

@@ -65,17 +65,23 @@ export function useSeasonCountries() {
   });
 }
 
-/** The player's running season (rank live) and archived ones. */
-export function usePlayerSeasons(userId: string | undefined) {
+/**
+ * The player's running season (rank live) and archived ones. `readOnOpen`: read again when the
+ * component using it mounts (the past seasons, opened just after a season ended, show its result
+ * without waiting for the next poll).
+ */
+export function usePlayerSeasons(userId: string | undefined, { readOnOpen = false } = {}) {
   return useQuery<PlayerSeason[]>({
     queryKey: seasonKeys.player(userId ?? ''),
     enabled: Boolean(userId),
     refetchInterval: REFRESH_INTERVAL_MS,
+    ...(readOnOpen ? { refetchOnMount: 'always' as const } : {}),
   });
 }
 
+/** The archived seasons, read each time the past seasons open (a season may have ended since). */
 export function useArchivedSeasons() {
-  return useQuery<PastSeason[]>({ queryKey: seasonKeys.archived });
+  return useQuery<PastSeason[]>({ queryKey: seasonKeys.archived, refetchOnMount: 'always' });
 }
 
 export function useArchivedBoard(season: number | null) {
