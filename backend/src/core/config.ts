@@ -263,7 +263,8 @@ export const envSchema = z
      * long-poll is held open up to this long, and a dead connection is noticed within it and the
      * 20 s a pong may take. Lower it behind a proxy that drops connections idle for less.
      */
-    CHANNEL_PING_SECONDS: positiveInt(25),
+    // At most 5 minutes: far above any proxy's idle limit, and well inside a timer's range.
+    CHANNEL_PING_SECONDS: wholeAboveZero().max(300, 'must be at most 300').default(25),
     /** Off: taps record no suspicion signals (the operators' lists show none). */
     SUSPICION_SIGNALS: z
       .enum(['on', 'off'])

@@ -62,6 +62,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT "abc"/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
+    expect(() => loadConfig({ CHANNEL_PING_SECONDS: '3000000' })).toThrow(/CHANNEL_PING_SECONDS/);
   });
 
   it('treats empty optional URLs as unset and splits the admin list', () => {
