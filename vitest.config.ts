@@ -61,7 +61,9 @@ export default defineConfig({
           // them, and no file mocks a module.
           isolate: false,
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // An embedded database's start took over a minute on a slow 2-core machine, four files
+          // at once.
+          hookTimeout: 180_000,
           expect: { poll: LOADED_MACHINE_POLL },
         },
       },
@@ -71,7 +73,9 @@ export default defineConfig({
           name: 'browser',
           root: 'e2e',
           include: ['**/*.e2e.test.ts'],
-          testTimeout: 120_000,
+          // The longest tests walk a dozen screens in several pages: on a slow 2-core machine, four
+          // files at once, they took over two minutes.
+          testTimeout: 240_000,
           hookTimeout: 180_000,
           // Each file starts its own server and browser; a worker loads the server's modules (and
           // Playwright) once for all its files, as the backend's do.

@@ -24,6 +24,35 @@ export function chromiumPath(): string | null {
   return null;
 }
 
+/**
+ * The features Playwright (playwright-core 1.65) turns off in Chromium. Chromium reads only the
+ * last `--disable-features` it is given, so ours repeats them.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+];
+/**
+ * Chromium 156 gives every window of a headless browser its address bar's popup, drawn by two
+ * pages of its own (`chrome://omnibox-popup.top-chrome/`), each in a renderer process: three
+ * processes for each context a test opens instead of one, and the popup's pages follow every
+ * navigation. Without them a context's first page costs about half the CPU (3.3 against 1.7
+ * core-seconds for /lolgram on a 2-core machine; see docs/PERFORMANCE.md).
+ */
+const NO_ADDRESS_BAR_POPUP = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
 export async function launch(executablePath: string): Promise<Browser> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launch({
@@ -36,6 +65,7 @@ export async function launch(executablePath: string): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...NO_ADDRESS_BAR_POPUP].join(',')}`,
     ],
   });
 }

@@ -204,3 +204,26 @@ describe.runIf(executable)('pages load only the code they use', () => {
     expect([...scripts.keys()]).not.toContain(lolgramChunk);
   });
 });
+
+/**
+ * The suites' own browser: a context opens one page and nothing beside it (the address bar's popup
+ * pages that Chromium would open with each window tripled the renderer processes the suites pay
+ * for). A Chromium that renames the features `launch` turns off fails here.
+ */
+describe.runIf(executable)('the browser the suites drive', () => {
+  it('opens no page of its own beside a context’s page', async () => {
+    const browser = await launch(executable!);
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.setContent('<p>a page</p>');
+      const cdp = await browser.newBrowserCDPSession();
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      expect(targetInfos.map((target) => `${target.type} ${target.url}`)).toEqual([
+        'page about:blank',
+      ]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
