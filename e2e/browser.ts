@@ -5,7 +5,8 @@ import { chromium, type Browser, type BrowserContextOptions } from 'playwright-c
 
 const CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 export const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
-const WEB_INDEX = fileURLToPath(new URL('../frontend/dist/index.html', import.meta.url));
+const DIST = fileURLToPath(new URL('../frontend/dist/', import.meta.url));
+const WEB_INDEX = `${DIST}index.html`;
 
 /**
  * The system Chromium (Debian's package), never a downloaded one. Without it the browser suites
@@ -83,4 +84,15 @@ export const WITHOUT_SERVICE_WORKER: BrowserContextOptions = { serviceWorkers: '
  */
 export function screenshotPath(name: string): string {
   return path.join(SCREENSHOTS, `${name}.jpg`);
+}
+
+/** The built file of each source the vite manifest knows (entries and lazy chunks), by its path. */
+export function chunkOf(source: string): string {
+  const manifest = JSON.parse(fs.readFileSync(`${DIST}.vite/manifest.json`, 'utf8')) as Record<
+    string,
+    { file: string }
+  >;
+  const chunk = manifest[source];
+  if (!chunk) throw new Error(`The manifest has no chunk for ${source}: run npm run build`);
+  return `/${chunk.file}`;
 }

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, chunkOf, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 
 const executable = chromiumPath();
 const DIST = fileURLToPath(new URL('../frontend/dist/', import.meta.url));
@@ -21,17 +21,6 @@ const TOASTS = 'ToastViewport';
 const RADIX_DIALOG = 'DialogOverlayImpl';
 /** The game channel's client, by its module in the vite manifest. */
 const SOCKET_CLIENT = '../node_modules/socket.io-client/build/esm/index.js';
-
-/** The built file of each source the vite manifest knows (entries and lazy chunks). */
-function chunkOf(source: string): string {
-  const manifest = JSON.parse(fs.readFileSync(`${DIST}.vite/manifest.json`, 'utf8')) as Record<
-    string,
-    { file: string }
-  >;
-  const chunk = manifest[source];
-  if (!chunk) throw new Error(`The manifest has no chunk for ${source}: run npm run build`);
-  return `/${chunk.file}`;
-}
 
 /**
  * The scripts a page loaded, by path, with their text: every .js answer, whether the page ran it

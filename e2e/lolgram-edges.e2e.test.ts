@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { TestWallet } from '../backend/test/lolgram/builders';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, chunkOf, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { PHONE_HEIGHT, photo, post, upload, viewportOptions } from './seed';
 import { until } from './setup';
 
@@ -154,15 +154,27 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
 
   it('opens the sign-in dialog on "Join LOLGram" for a first visit, on "Welcome Back!" after a sign-in here', async () => {
     const page = await open(360);
+    // The wallet's code is held back until the dialog has been measured without it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**${chunkOf('src/features/wallet/index.ts')}`, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto('/lolgram');
     const loginButton = page.getByRole('button', { name: 'Login / Sign Up' }).first();
     await loginButton.tap();
     const joining = page.getByRole('dialog', { name: 'Join LOLGram' });
     await until(() => joining.isVisible()).toBe(true);
     const username = `newcomer_${Date.now().toString(36)}`;
+    // Nothing moves as the wallet's part arrives: the switch stays under the finger about to tap it.
+    const signInSwitch = joining.getByRole('button', { name: 'Sign in', exact: true });
+    const before = await signInSwitch.boundingBox();
+    release();
     await until(() => joining.getByRole('button', { name: 'Select Wallet' }).isVisible()).toBe(
       true,
     );
+    expect(await signInSwitch.boundingBox()).toEqual(before);
     await shot(page, 'first-visit-360');
     await joining.getByLabel('Username').fill(username);
     await joining.getByLabel('Password').fill(PASSWORD);

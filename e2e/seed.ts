@@ -186,10 +186,6 @@ export async function signIn(page: Page, url: string, username: string): Promise
   // title is waited for, not glanced at: a glance as the dialog appears may miss the switch.
   const title = dialog.getByRole('heading', { name: /^(Join LOLGram|Welcome Back!)$/ });
   await title.waitFor();
-  // The wallet's part of the dialog loads on its own and takes its place above the switch: a
-  // click made as it appears could land where the switch was a moment before (seen on a loaded
-  // machine: the dialog stayed on "Join LOLGram").
-  await dialog.getByRole('button', { name: 'Select Wallet' }).waitFor();
   if ((await title.textContent()) === 'Join LOLGram') {
     await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
   }

@@ -1,7 +1,17 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { useWalletHost, WalletPending, type WalletProve, type WalletSlotKind } from './wallet-host';
+import { cn } from '../../../lib/cn';
+import {
+  useWalletHost,
+  WalletPending,
+  WalletUnavailable,
+  type WalletProve,
+  type WalletSlotKind,
+} from './wallet-host';
 import { WalletButton, WalletProofButton, WalletSection } from './wallet-lazy';
 import { QuietBoundary } from '../ui/QuietBoundary';
+
+/** The sign-in button's place: as tall as the button (48 px), which it keeps while it loads. */
+const SIGN_IN_PLACE = 'flex h-12 w-full items-center justify-center';
 
 /**
  * The wallet sign-in (or, `kind` 'account', a wallet user's own wallet), loaded on demand; if it
@@ -30,10 +40,15 @@ export function WalletSlot({
     return register({ element, kind, prove, onSignedIn: () => latest.current?.() });
   }, [register, element, kind, prove]);
 
-  if (register) return <div ref={setElement} data-testid="wallet-slot" />;
-  return (
-    <QuietBoundary what="Wallet sign-in">
-      <Suspense fallback={<WalletPending />}>
+  const part = register ? (
+    <div
+      ref={setElement}
+      data-testid="wallet-slot"
+      className={cn(kind === 'sign-in' && SIGN_IN_PLACE)}
+    />
+  ) : (
+    <QuietBoundary what="Wallet sign-in" fallback={<WalletUnavailable kind={kind} />}>
+      <Suspense fallback={<WalletPending kind={kind} />}>
         {kind === 'prove' && prove ? (
           <WalletProofButton {...prove} />
         ) : kind === 'account' ? (
@@ -43,5 +58,16 @@ export function WalletSlot({
         )}
       </Suspense>
     </QuietBoundary>
+  );
+  if (kind !== 'sign-in') return part;
+  // The button's place keeps its height, and the note shows at once: nothing below the slot moves
+  // as the wallet's code arrives (the sign-in dialog's switch and fields would move under a finger).
+  return (
+    <div className="flex flex-col items-center gap-2">
+      {register ? part : <div className={SIGN_IN_PLACE}>{part}</div>}
+      <p className="text-center text-xs text-slate-400">
+        Connect a Solana wallet (devnet) and sign a free message to sign in. No transaction is sent.
+      </p>
+    </div>
   );
 }

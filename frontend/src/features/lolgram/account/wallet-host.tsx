@@ -1,6 +1,7 @@
 import { createContext, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useHydrated } from '../../../lib/hydration';
+import { cn } from '../../../lib/cn';
 import { QuietBoundary } from '../ui/QuietBoundary';
 import type { SignInProof } from '@tapgram/shared';
 import {
@@ -53,8 +54,23 @@ function walletChosenBefore(): boolean {
   }
 }
 
-export function WalletPending() {
-  return <div className="h-11 animate-pulse rounded-xl bg-slate-800" aria-hidden="true" />;
+/** A slot's place while the wallet's code loads: the sign-in button's own size there. */
+export function WalletPending({ kind }: { kind: WalletSlotKind }) {
+  return (
+    <div
+      className={cn(
+        'animate-pulse bg-slate-800',
+        kind === 'sign-in' ? 'h-12 w-44 rounded' : 'h-11 rounded-xl',
+      )}
+      aria-hidden="true"
+    />
+  );
+}
+
+/** A slot's place when the wallet's code could not load: password sign-in still works. */
+export function WalletUnavailable({ kind }: { kind: WalletSlotKind }) {
+  if (kind !== 'sign-in') return null;
+  return <p className="text-xs text-slate-400">Wallet sign-in could not load.</p>;
 }
 
 let nextKey = 0;
@@ -85,10 +101,15 @@ export function WalletHost({ children }: { children: ReactNode }) {
     <HostContext.Provider value={register}>
       {children}
       {needed && (
-        <QuietBoundary what="Wallet">
+        <QuietBoundary
+          what="Wallet"
+          fallback={places.map((place) =>
+            createPortal(<WalletUnavailable kind={place.kind} />, place.element, place.key),
+          )}
+        >
           <Suspense
             fallback={places.map((place) =>
-              createPortal(<WalletPending />, place.element, place.key),
+              createPortal(<WalletPending kind={place.kind} />, place.element, place.key),
             )}
           >
             <WalletProviders>
@@ -99,8 +120,11 @@ export function WalletHost({ children }: { children: ReactNode }) {
               </QuietBoundary>
               {places.map((place) =>
                 createPortal(
-                  <QuietBoundary what="Wallet sign-in">
-                    <Suspense fallback={<WalletPending />}>
+                  <QuietBoundary
+                    what="Wallet sign-in"
+                    fallback={<WalletUnavailable kind={place.kind} />}
+                  >
+                    <Suspense fallback={<WalletPending kind={place.kind} />}>
                       {place.kind === 'prove' && place.prove ? (
                         <WalletProofButton {...place.prove} />
                       ) : place.kind === 'account' ? (
