@@ -197,7 +197,8 @@ describe.runIf(executable)('pages load only the code they use', () => {
 /**
  * The suites' own browser: a context opens one page and nothing beside it (the address bar's popup
  * pages that Chromium would open with each window tripled the renderer processes the suites pay
- * for). A Chromium that renames the features `launch` turns off fails here.
+ * for), and a focused field's caret does not blink (each blink a frame drawn in software). A
+ * Chromium that renames what `launch` turns off fails here.
  */
 describe.runIf(executable)('the browser the suites drive', () => {
   it('opens no page of its own beside a context’s page', async () => {
@@ -211,6 +212,22 @@ describe.runIf(executable)('the browser the suites drive', () => {
       expect(targetInfos.map((target) => `${target.type} ${target.url}`)).toEqual([
         'page about:blank',
       ]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('keeps a focused field’s caret steady', async () => {
+    const browser = await launch(executable!);
+    try {
+      const page = await browser.newPage();
+      await page.setContent('<input aria-label="a field" autofocus>');
+      await page.getByLabel('a field').focus();
+      expect(
+        await page
+          .getByLabel('a field')
+          .evaluate((el) => getComputedStyle(el).getPropertyValue('caret-animation')),
+      ).toBe('manual');
     } finally {
       await browser.close();
     }

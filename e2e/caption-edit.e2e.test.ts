@@ -1,10 +1,10 @@
 import pg from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { post, signIn, upload, viewportOptions } from './seed';
-import { until } from './setup';
+import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
 const PASSWORD = 'correct horse battery';
@@ -19,7 +19,7 @@ const PROFANE = 'this meme is fucking hilarious';
 describe.runIf(executable)('an edited caption in a browser', () => {
   let server: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
   beforeAll(async () => {
     server = await startTestServer({
       env: { MODERATION_HOLD_THRESHOLD: '0.55', MODERATION_IMAGE_CHECK: 'off' },
@@ -27,7 +27,6 @@ describe.runIf(executable)('an edited caption in a browser', () => {
     browser = await launch(executable!);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await server?.stop();
   });

@@ -1,10 +1,10 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { expectNoViolations } from './axe';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, post, signIn, upload, viewportOptions } from './seed';
-import { until } from './setup';
+import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
 const PASSWORD = 'correct horse battery';
@@ -20,7 +20,7 @@ describe.runIf(executable)('LOLGram comments in a browser', () => {
   let server: TestServer;
   let browser: Browser;
   let admin: string;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
   beforeAll(async () => {
     server = await startTestServer({
       env: { MODERATION_HOLD_THRESHOLD: '0.55', MODERATION_IMAGE_CHECK: 'off' },
@@ -29,7 +29,6 @@ describe.runIf(executable)('LOLGram comments in a browser', () => {
     admin = await newAdmin(server);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await server?.stop();
   });

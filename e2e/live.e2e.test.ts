@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { chromiumPath, launch, screenshotPath } from './browser';
 import { newAdmin, photo, post, signIn } from './seed';
-import { until } from './setup';
+import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
 const PASSWORD = 'correct horse battery';
@@ -22,7 +22,7 @@ describe.runIf(executable)('a moderation decision reaches the author live', () =
   let a: TestServer;
   let b: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
   const newPage = async (): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     contexts.push(context);
@@ -41,7 +41,6 @@ describe.runIf(executable)('a moderation decision reaches the author live', () =
     browser = await launch(executable!);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await b?.stop();
     await a?.stop();

@@ -1,10 +1,10 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { TestWallet } from '../backend/test/lolgram/builders';
 import { chromiumPath, chunkOf, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { PHONE_HEIGHT, photo, post, upload, viewportOptions } from './seed';
-import { until } from './setup';
+import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
 const PASSWORD = 'correct horse battery';
@@ -49,13 +49,12 @@ const wholeOnScreen = (locator: Locator) =>
 describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
   let server: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
   beforeAll(async () => {
     server = await startTestServer({ env: { MODERATION_IMAGE_CHECK: 'off' } });
     browser = await launch(executable!);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await server?.stop();
   });

@@ -1,10 +1,11 @@
 import { Keypair } from '@solana/web3.js';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, startTestServer, type TestServer } from '../backend/test-support';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
+import { contextsClosedAfterEach } from './setup';
 
 const executable = chromiumPath();
 const PASSWORD = 'correct horse battery';
@@ -36,7 +37,7 @@ async function signUp(page: Page, url: string, username: string) {
 describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
   let server: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
   const newPage = async () => {
     const context = await browser.newContext({
       viewport: { width: 430, height: 900 },
@@ -54,7 +55,6 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     browser = await launch(executable!);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await server?.stop();
   });

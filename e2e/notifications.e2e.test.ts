@@ -2,14 +2,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { spawnServer, type ServerProcess } from '../backend/test-support/process';
 import { TEST_REDIS_URL } from '../backend/test-support/services';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { photo, post, signIn, viewportOptions } from './seed';
-import { until } from './setup';
+import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
 const PASSWORD = 'correct horse battery';
@@ -32,7 +32,7 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
   let a: TestServer;
   let b: ServerProcess;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
   const newPage = async (width: number): Promise<Page> => {
     const context = await browser.newContext({
       ...viewportOptions(width),
@@ -55,7 +55,6 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
     browser = await launch(executable!);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     if (b) await b.stop();
     await a?.stop();

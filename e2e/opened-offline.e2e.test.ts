@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { freePort } from '../backend/test-support/process';
 import { createScratchDatabase } from '../backend/test-support/services';
 import { chromiumPath, launch, screenshotPath } from './browser';
 import { viewportOptions } from './seed';
-import { until } from './setup';
+import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
 
@@ -24,7 +24,7 @@ describe.runIf(executable)('the game opened while its server cannot be reached',
   let dataDir: string;
   let port: number;
   let url: string;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
   let made = 0;
 
   const start = async () => {
@@ -48,7 +48,6 @@ describe.runIf(executable)('the game opened while its server cannot be reached',
     browser = await launch(executable!);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await stop();
     await database?.drop();

@@ -5,7 +5,7 @@ import { connectGame, sendTaps } from '../backend/test/game/socket-client';
 import { expectNoViolations } from './axe';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, post, signIn, viewportOptions } from './seed';
-import { until } from './setup';
+import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
 
@@ -102,7 +102,7 @@ describe.runIf(executable)('game operators in a browser', () => {
   let server: TestServer;
   let browser: Browser;
   let clock = START;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
 
   /** Sends these batches over the game channel, the signals' clock moved by each gap first. */
   async function play(player: Player, sizes: number[], gapsMs: number[]) {
@@ -146,7 +146,6 @@ describe.runIf(executable)('game operators in a browser', () => {
     browser = await launch(executable!);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await server?.stop();
   });

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnServer, type ServerProcess } from '../backend/test-support/process';
@@ -10,7 +10,7 @@ import {
   uniqueName,
 } from '../backend/test-support/services';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
-import { until } from './setup';
+import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
 
@@ -32,7 +32,7 @@ describe.runIf(executable && (await redisAnswers()))('a backend restarted under 
   let browser: Browser;
   let server: ServerProcess | undefined;
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
   const redisPrefix = uniqueName('tgrestart');
   let env: Record<string, string>;
 
@@ -60,7 +60,6 @@ describe.runIf(executable && (await redisAnswers()))('a backend restarted under 
     browser = await launch(executable!);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await server?.stop();
     await dropRedisPrefix(redisPrefix);

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { Keypair } from '@solana/web3.js';
@@ -9,7 +9,7 @@ import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { expectNoViolations } from './axe';
 import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, photo, post, signIn, upload, viewportOptions } from './seed';
-import { until } from './setup';
+import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
 const PASSWORD = 'correct horse battery';
@@ -52,14 +52,13 @@ describe.runIf(executable)('LOLGram settings and focus in a browser', () => {
   let server: TestServer;
   let browser: Browser;
   let dataDir: string;
-  const contexts: BrowserContext[] = [];
+  const contexts = contextsClosedAfterEach();
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tapgram-settings-e2e-'));
     server = await startTestServer({ dataDir, env: { MODERATION_IMAGE_CHECK: 'off' } });
     browser = await launch(executable!);
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await server?.stop();
     await fs.rm(dataDir, { recursive: true, force: true });

@@ -100,6 +100,18 @@ export const adminTabs = (page: Page): [tab: string, ready: Locator][] => [
   ['Players', page.getByRole('navigation', { name: 'Pages of players' })],
 ];
 
+/**
+ * The contexts a test opens, each closed after it (registered in the calling `describe`): a page
+ * left open keeps its timers, sockets and polls running beside the tests that follow.
+ */
+export function contextsClosedAfterEach(): BrowserContext[] {
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+  return contexts;
+}
+
 /** The seeded site and the browser that looks at it, ready from the suite's `beforeAll` on. */
 export interface SeededSuite {
   readonly site: SeededSite;
