@@ -111,7 +111,9 @@ export function startBoardPushes(
   // Only a process with sockets that get the boards whole claims their push: when every client
   // follows a detail, nobody reads or sends the whole boards.
   const pushChanges = async () => {
-    if (fullBoards.size === 0 || !(await claims.claim())) return;
+    if (fullBoards.size === 0) return;
+    const claimed = await claims.claim();
+    if (claimed === null) return;
     try {
       const snapshot = await latest.current();
       const push: BoardsPush = {};
@@ -127,6 +129,7 @@ export function startBoardPushes(
       await claims.release();
       throw error;
     }
+    await claims.pushed(claimed);
   };
   // The boards as they stand after each newcomer connected: a push it missed is older than them.
   const greetNewcomers = async () => {

@@ -62,26 +62,48 @@ describe.each(storageModes)('leaderboard push claims (%s mode)', (mode) => {
     await server?.stop();
   });
 
+  /** Claims a push and does it, as the push loop does: true when this call pushed. */
+  async function push(): Promise<boolean> {
+    const claimed = await claims.claim();
+    if (claimed === null) return false;
+    await claims.pushed(claimed);
+    return true;
+  }
+
   it('claims at most one push an interval, and only after a change', async () => {
     await store.createUser(makeUsername(), 'GB', null);
-    expect(await claims.claim()).toBe(true);
+    expect(await push()).toBe(true);
     await store.createUser(makeUsername(), 'GB', null);
-    expect(await claims.claim()).toBe(false);
+    expect(await push()).toBe(false);
     await intervalPasses();
     // The change above is pushed now; without another change, nothing more is.
-    expect(await claims.claim()).toBe(true);
+    expect(await push()).toBe(true);
     await intervalPasses();
-    expect(await claims.claim()).toBe(false);
+    expect(await push()).toBe(false);
     await store.createUser(makeUsername(), 'GB', null);
-    expect(await claims.claim()).toBe(true);
+    expect(await push()).toBe(true);
   });
 
   it('takes back a claim whose push failed, so that the next check pushes at once', async () => {
     await intervalPasses();
     await store.createUser(makeUsername(), 'GB', null);
-    expect(await claims.claim()).toBe(true);
+    expect(await claims.claim()).not.toBeNull();
     await claims.release();
-    expect(await claims.claim()).toBe(true);
-    expect(await claims.claim()).toBe(false);
+    expect(await push()).toBe(true);
+    expect(await push()).toBe(false);
+  });
+
+  it('pushes a change whose claim was never done (its answer lost, its process dead) once the interval passes', async () => {
+    await intervalPasses();
+    await store.createUser(makeUsername(), 'GB', null);
+    const version = await claims.version();
+    // Claimed, and nothing more: not pushed, not released.
+    expect(await claims.claim()).toBe(version);
+    expect(await claims.claim()).toBeNull();
+    await intervalPasses();
+    expect(await claims.claim()).toBe(version);
+    await claims.pushed(version);
+    await intervalPasses();
+    expect(await claims.claim()).toBeNull();
   });
 });
