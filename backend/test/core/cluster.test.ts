@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { gameEvents } from '@tapgram/shared';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { io } from 'socket.io-client';
@@ -204,11 +205,21 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
         );
         expect(tapper).toBeDefined();
         // A tap on one worker reaches a socket of the other (through the Redis adapter).
+        const seen: unknown[] = [];
+        const record = (push: unknown) => seen.push(push);
+        watcher.on(gameEvents.boards, record);
         const pushed = nextBoard(watcher, 'users', (users) =>
           users.some((u) => u.id === player.user.id && u.totalPoints === 6),
         );
         expect(await sendTaps(tapper!, player.session.id, 6)).toMatchObject({ ok: true });
-        await expect(pushed).resolves.toBeDefined();
+        await pushed.catch(async (error: unknown) => {
+          // What the watcher got instead, and what the board says: which side lost the push.
+          const board = await fresh(server.url, '/api/leaderboard/users');
+          throw new Error(
+            `${String(error)}; the watcher (worker ${ownerOf(watcher.io.engine.id)}, connected: ${watcher.connected}) got ${JSON.stringify(seen)}; GET /api/leaderboard/users: ${board.status} ${board.text}`,
+          );
+        });
+        watcher.off(gameEvents.boards, record);
 
         // Whichever worker answers the scrape, it speaks for the machine.
         for (let i = 0; i < 2; i += 1) {
