@@ -129,7 +129,10 @@ export function startBoardPushes(
       await claims.release();
       throw error;
     }
-    await claims.pushed(claimed);
+    // The push went out: a mark that does not reach Redis only repeats it after the interval.
+    await claims
+      .pushed(claimed)
+      .catch((err: unknown) => logger.warn({ err }, 'leaderboard push not marked as done'));
   };
   // The boards as they stand after each newcomer connected: a push it missed is older than them.
   const greetNewcomers = async () => {

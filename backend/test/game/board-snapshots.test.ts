@@ -21,6 +21,7 @@ import type { GameStore } from '../../src/game/store';
 import { startTestServer, type TestServer } from '../../test-support/server';
 import { dropRedisPrefix, TEST_REDIS_URL, uniqueName } from '../../test-support/services';
 import { makeUsername } from './builders';
+import { nextBoard } from './socket-client';
 import { storageModes } from './modes';
 
 const CROWD = 25;
@@ -36,6 +37,42 @@ class CountedService extends GameService {
 }
 
 /**
+ * Push claims whose answer is lost once, after the claim was made, for a change at or after
+ * `loseFrom`: as a command that timed out in a stalled process while Redis ran it.
+ */
+class ClaimsLosingAnAnswer implements PushClaims {
+  loseFrom = Infinity;
+  lost: number[] = [];
+  /** The last version pushed. */
+  done: number | null = null;
+
+  constructor(private readonly inner: PushClaims) {}
+
+  async claim(): Promise<number | null> {
+    const claimed = await this.inner.claim();
+    if (claimed !== null && claimed >= this.loseFrom) {
+      this.loseFrom = Infinity;
+      this.lost.push(claimed);
+      throw new Error('Command timed out');
+    }
+    return claimed;
+  }
+
+  async pushed(version: number) {
+    await this.inner.pushed(version);
+    this.done = version;
+  }
+
+  release() {
+    return this.inner.release();
+  }
+
+  version() {
+    return this.inner.version();
+  }
+}
+
+/**
  * The game channel on a Socket.IO server of its own, over the real stores of `mode` (the test
  * server lends its database), so that the test can count what the channel reads.
  */
@@ -45,6 +82,7 @@ describe.each(storageModes)('boards sent to new sockets (%s mode)', (mode) => {
   let service: CountedService;
   let redis: Redis | undefined;
   let channel: { url: string; close: () => Promise<void> };
+  let claims: ClaimsLosingAnAnswer;
   // A prefix of its own: the test server's loops work on the server's prefix.
   const prefix = uniqueName('tgtest');
   const sockets: Socket[] = [];
@@ -53,7 +91,7 @@ describe.each(storageModes)('boards sent to new sockets (%s mode)', (mode) => {
     server = await startTestServer({ mode });
     const repo = gameRepositories(server.db.pool);
     const rate = { perSecond: 1000, burst: 1000 };
-    let claims: PushClaims;
+    let inner: PushClaims;
     if (mode === 'redis') {
       redis = new Redis(TEST_REDIS_URL);
       store = new RedisGameStore({
@@ -63,12 +101,13 @@ describe.each(storageModes)('boards sent to new sockets (%s mode)', (mode) => {
         logger: createLogger('silent'),
         prefix,
       });
-      claims = new RedisPushClaims(redis, gameKeys(prefix));
+      inner = new RedisPushClaims(redis, gameKeys(prefix));
     } else {
       const local = new LocalPushClaims();
       store = new PostgresGameStore(repo, rate, () => local.changed());
-      claims = local;
+      inner = local;
     }
+    claims = new ClaimsLosingAnAnswer(inner);
     const metrics = new Metrics();
     service = new CountedService({ store, metrics });
     const httpServer = http.createServer();
@@ -109,15 +148,17 @@ describe.each(storageModes)('boards sent to new sockets (%s mode)', (mode) => {
   });
 
   /** A client that follows no detail, and the first boards it is sent. */
-  function firstBoards(): Promise<BoardsPush> {
+  function boardsClient(): { socket: Socket; first: Promise<BoardsPush> } {
     const socket = connectClient(channel.url, {
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
     });
     sockets.push(socket);
-    return new Promise((resolve) => socket.once(gameEvents.boards, resolve));
+    return { socket, first: new Promise((resolve) => socket.once(gameEvents.boards, resolve)) };
   }
+
+  const firstBoards = () => boardsClient().first;
 
   async function playerWith(points: number) {
     const user = await service.createUser(makeUsername(), 'FR', null);
@@ -135,6 +176,23 @@ describe.each(storageModes)('boards sent to new sockets (%s mode)', (mode) => {
     }
     // One read at most (the push of the new player's taps may have made it already).
     expect(service.reads - readsBefore).toBeLessThanOrEqual(1);
+  });
+
+  it('pushes a change whose claim ran but whose answer was lost, once the claim expires', async () => {
+    const { socket: watcher, first } = boardsClient();
+    await first;
+    const user = await service.createUser(makeUsername(), 'FR', null);
+    const session = await service.createSession(user.id, user.id);
+    // Once every change so far is pushed, the next claim is the taps': it runs, and its answer
+    // is lost.
+    await expect.poll(async () => (await claims.version()) === claims.done).toBe(true);
+    claims.loseFrom = (await claims.version()) + 1;
+    const pushed = nextBoard(watcher, 'users', (users) =>
+      users.some((u) => u.id === user.id && u.totalPoints === 7),
+    );
+    await service.tap(user.id, { sessionId: session.id, count: 7 });
+    await pushed;
+    expect(claims.lost).toHaveLength(1);
   });
 
   it('reads the boards again for a socket that arrives after they changed', async () => {
