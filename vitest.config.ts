@@ -12,18 +12,50 @@ const LOADED_MACHINE_POLL = { timeout: 30_000 };
 const PROJECT_ORDER = ['browser', 'backend', 'frontend', 'shared'];
 
 /**
+ * The files that took longest in a full run on a 2-core machine, four at a time (seconds, from
+ * its JSON report; docs/PERFORMANCE.md), slowest first. They start before every other file,
+ * whatever their project: a fresh clone has no durations recorded, and ordering by size started
+ * the two layout files (short files whose checks live in layout-screens.ts) last, so that the run
+ * waited five minutes on them at its end. A file missing here only starts in its project's turn.
+ */
+const SLOWEST = [
+  'e2e/layout-phones.e2e.test.ts', // 299
+  'e2e/layout-desktop.e2e.test.ts', // 272
+  'e2e/lolgram.e2e.test.ts', // 253
+  'e2e/comments.e2e.test.ts', // 177
+  'e2e/friends.e2e.test.ts', // 174
+  'e2e/settings.e2e.test.ts', // 164
+  'backend/test/lolgram/notifications.test.ts', // 139
+  'e2e/operators.e2e.test.ts', // 135
+  'e2e/lolgram-edges.e2e.test.ts', // 124
+  'e2e/kept-taps.e2e.test.ts', // 121
+  'e2e/telegram.e2e.test.ts', // 108
+  'e2e/seasons.e2e.test.ts', // 107
+  'e2e/phone.e2e.test.ts', // 106
+  'e2e/country.e2e.test.ts', // 103
+  'e2e/notifications.e2e.test.ts', // 88
+  'backend/test/game/season-rollover.test.ts', // 85
+  'backend/test/lolgram/comments.test.ts', // 77
+  'e2e/streak.e2e.test.ts', // 77
+  'backend/test/core/cluster.test.ts', // 62
+];
+
+/**
  * Longest files first, so that the run ends on short files with every worker busy rather than on
- * one long file. Within a project Vitest orders the files by their last duration, or on a fresh
- * clone with none recorded (as in CI) by their size; the projects are put in this order: the
- * browser files first (up to three minutes each, mostly waiting on pages and servers), then the
- * backend's (servers and databases), then the frontend's and the shared rules' (seconds each).
+ * one long file: the slowest files measured (SLOWEST), then the rest by project. Within a project
+ * Vitest orders the files by their last duration, or on a fresh clone with none recorded (as in
+ * CI) by their size; the projects are put in this order: the browser files first (up to three
+ * minutes each, mostly waiting on pages and servers), then the backend's (servers and databases),
+ * then the frontend's and the shared rules' (seconds each).
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (file: TestSpecification) => {
+      const slow = SLOWEST.findIndex((path) => file.moduleId.endsWith(`/${path}`));
+      if (slow !== -1) return slow;
       const at = PROJECT_ORDER.indexOf(file.project.name);
-      return at === -1 ? PROJECT_ORDER.length : at;
+      return SLOWEST.length + (at === -1 ? PROJECT_ORDER.length : at);
     };
     // A stable sort: each project keeps Vitest's order.
     return sorted.sort((a, b) => rank(a) - rank(b));
