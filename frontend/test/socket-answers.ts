@@ -5,6 +5,7 @@ import {
   compactTapAckSchema,
   gameEvents,
   liveEventSchemas,
+  playerFrozenPushSchema,
   seasonBoardsDeltaSchema,
   seasonBoardsSnapshotSchema,
   tapAllowanceSchema,
@@ -33,6 +34,7 @@ const PUSHES: Record<string, Schema> = {
   [gameEvents.boardsDelta]: boardsDeltaSchema,
   [gameEvents.seasonSnapshot]: seasonBoardsSnapshotSchema,
   [gameEvents.seasonDelta]: seasonBoardsDeltaSchema,
+  [gameEvents.frozen]: playerFrozenPushSchema,
 };
 
 function check(kind: string, schemas: Record<string, Schema>, event: string, payload: unknown) {

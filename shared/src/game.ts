@@ -194,6 +194,9 @@ export type TapRefusal = {
   retryAfterMs?: number;
 } & Partial<BatchNumbers>;
 
+/** The `frozen` push (PlayerFrozenPush), to the player's own sockets. */
+export const playerFrozenPushSchema = z.object({ frozen: z.boolean() });
+
 /** The server's tap allowance, as the game channel announces it (TapAllowance). */
 export const tapAllowanceSchema = z.object({
   perSecond: z.number().positive(),

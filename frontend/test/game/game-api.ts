@@ -28,7 +28,7 @@ export interface GameApi {
   /** The answer to POST /api/tap (now or later); by default the tap is counted. */
   tap?: () => Response | Promise<Response>;
   /** The answer to GET /api/users/:id; by default the user. Throwing is a network failure. */
-  player?: () => Response;
+  player?: () => Response | Promise<Response>;
 }
 
 /** Season 3, which started five days ago and ends in two. */

@@ -30,7 +30,8 @@ function tap(times = 1) {
   }
 }
 
-async function renderGame() {
+/** The game page of the stored player; `loaded`: waits until it shows the player's rank. */
+async function renderGame({ loaded = true } = {}) {
   const server = stubGameApi(api);
   gameStorage.save(api.user.id, api.session.id);
   render(
@@ -41,7 +42,7 @@ async function renderGame() {
     </MemoryRouter>,
   );
   await advance(50);
-  expect(tile('Rank')).toHaveTextContent(`#${api.rank}`);
+  if (loaded) expect(tile('Rank')).toHaveTextContent(`#${api.rank}`);
   return server;
 }
 
@@ -255,6 +256,46 @@ describe('a frozen player', () => {
     await advance(10_000);
     expect(server.calls('POST', '/api/tap')).toBe(1);
     expect(tile('Session')).toHaveTextContent('0');
+  });
+
+  it('reads it again at each connection: a change made while the channel was closed shows', async () => {
+    api.player = () => json({ ...api.user, frozen: false });
+    await renderGame();
+    socket.disconnect();
+    api.player = () => json({ ...api.user, frozen: true });
+    await advance(1000);
+    expect(banner()).not.toBeInTheDocument();
+    socket.reconnect();
+    await advance(50);
+    expect(banner()).toHaveTextContent('This player is frozen');
+
+    socket.disconnect();
+    api.player = () => json({ ...api.user, frozen: false });
+    socket.reconnect();
+    await advance(50);
+    expect(banner()).not.toBeInTheDocument();
+    expect(tile('Rank')).toHaveTextContent(`#${api.rank}`);
+  });
+
+  it('keeps an unfreeze pushed while a read of the player, asked before it, was on its way', async () => {
+    // The page loads as the player is frozen; the unfreeze is pushed before that read's answer.
+    let answerRead: (response: Response) => void = () => undefined;
+    api.player = () => new Promise<Response>((resolve) => (answerRead = resolve));
+    await renderGame({ loaded: false });
+    socket.push('frozen', { frozen: false });
+    answerRead(json({ ...api.user, frozen: true }));
+    await advance(50);
+    expect(tile('Total Taps')).toHaveTextContent(`${api.user.totalTaps}`);
+    expect(banner()).not.toBeInTheDocument();
+    expect(screen.getByTestId('tap-character')).not.toHaveAttribute('aria-disabled', 'true');
+
+    // The same for a read at a reconnection, and for a freeze pushed meanwhile.
+    socket.disconnect();
+    socket.reconnect();
+    socket.push('frozen', { frozen: true });
+    answerRead(json({ ...api.user, frozen: false }));
+    await advance(50);
+    expect(banner()).toHaveTextContent('This player is frozen');
   });
 
   it('keeps the error toast for other refusals', async () => {

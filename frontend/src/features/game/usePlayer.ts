@@ -2,6 +2,7 @@ import { gameEvents, type PlayerFrozenPush, type TapTotals } from '@tapgram/shar
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type Dispatch } from 'react';
 import { ApiError, errorMessage } from '../../lib/api';
+import { newestOf } from '../../lib/newest-of';
 import { toast } from '../../hooks/use-toast';
 import {
   createTelegramPlayer,
@@ -127,7 +128,13 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
     fromDevice: false,
     asOf: null,
   }));
-  const [frozen, setFrozen] = useState(false);
+  const [frozen, setFrozenShown] = useState(false);
+  /**
+   * Whether the player is frozen, as the server last told: a read on load or at each connection,
+   * a push, a refused tap. A read asked before a push and answered after it does not undo it.
+   */
+  const [frozenNews] = useState(() => newestOf(setFrozenShown));
+  const setFrozen = useCallback((isFrozen: boolean) => frozenNews.told(isFrozen), [frozenNews]);
   const [telegram, setTelegram] = useState<TelegramWelcome | null>(null);
   /** The player on show, for the asks below (which run outside renders). */
   const current = useRef(state.player);
@@ -219,6 +226,7 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
         }
         const userId = gameStorage.userId();
         if (!userId) return;
+        const asked = frozenNews.ask();
         const { frozen: isFrozen, ...user } = await withDeadline(
           fetchPlayer(userId),
           LOAD_DEADLINE_MS,
@@ -230,7 +238,7 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
             ? { user, session: playing.session }
             : await withDeadline(openSession(user), LOAD_DEADLINE_MS);
         if (cancelled) return;
-        if (isFrozen !== undefined) setFrozen(isFrozen);
+        if (isFrozen !== undefined) frozenNews.answer(asked, isFrozen);
         gameStorage.save(loaded.user.id, loaded.session.id);
         answered(loaded);
       } catch (error) {
@@ -271,17 +279,33 @@ export function usePlayer(report: Dispatch<TapStatusEvent>, offline: boolean) {
       window.removeEventListener('online', now);
       socket.off('connect', now);
     };
-  }, [asking, answered, report]);
+  }, [asking, answered, report, frozenNews]);
 
-  // A freeze or an unfreeze, live.
+  // A freeze or an unfreeze, live; and read again at each connection of the channel: one made
+  // while it was closed (or before it first opened, once the page was idle) was pushed to no one.
   useEffect(() => {
     const socket = gameSocket();
-    const onFrozen = (push: PlayerFrozenPush) => setFrozen(push.frozen === true);
-    socket.on(gameEvents.frozen, onFrozen);
-    return () => {
-      socket.off(gameEvents.frozen, onFrozen);
+    let closed = false;
+    const onFrozen = (push: PlayerFrozenPush) => frozenNews.told(push.frozen === true);
+    const onConnect = async () => {
+      const userId = gameStorage.userId();
+      if (!userId) return;
+      const asked = frozenNews.ask();
+      try {
+        const { frozen: isFrozen } = await withDeadline(fetchPlayer(userId), LOAD_DEADLINE_MS);
+        if (!closed && isFrozen !== undefined) frozenNews.answer(asked, isFrozen);
+      } catch {
+        // The load above asks until it is answered; a refused tap says so too.
+      }
     };
-  }, []);
+    socket.on(gameEvents.frozen, onFrozen);
+    socket.on('connect', onConnect);
+    return () => {
+      closed = true;
+      socket.off(gameEvents.frozen, onFrozen);
+      socket.off('connect', onConnect);
+    };
+  }, [frozenNews]);
 
   const createUser = useCallback(
     async (username: string, country: string) => {

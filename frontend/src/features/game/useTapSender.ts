@@ -1,12 +1,5 @@
 import { messages, type TapTotals } from '@tapgram/shared';
-import {
-  useCallback,
-  useEffect,
-  useRef,
-  type Dispatch,
-  type RefObject,
-  type SetStateAction,
-} from 'react';
+import { useCallback, useEffect, useRef, type Dispatch, type RefObject } from 'react';
 import { ApiError } from '../../lib/api';
 import { toast } from '../../hooks/use-toast';
 import { postTap } from './game-api';
@@ -53,7 +46,8 @@ interface Options {
   report: Dispatch<TapStatusEvent>;
   /** An answer's totals for the player (stable: the sender is made again when it changes). */
   applyTotals: (answer: { userId: string; sessionId: string; totals: TapTotals }) => void;
-  setFrozen: Dispatch<SetStateAction<boolean>>;
+  /** The server said the player is frozen (newer than any read of it still running). */
+  setFrozen: (frozen: boolean) => void;
 }
 
 /**
