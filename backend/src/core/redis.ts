@@ -66,11 +66,45 @@ export function openAdapterClients(
   };
   const publisher = catchRejections(open(), ['publish'], failed);
   const subscriber = catchRejections(
-    open({ maxRetriesPerRequest: null, autoResendUnfulfilledCommands: true }),
+    open({
+      maxRetriesPerRequest: null,
+      autoResendUnfulfilledCommands: true,
+      // The ready check's INFO is no subscriber command: a subscription sent while it was pending
+      // (a namespace made between connect and ready) failed it, the connection was dropped, and
+      // the subscriptions queued before it were never made. Pub/sub needs no ready check.
+      enableReadyCheck: false,
+    }),
     ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'],
     failed,
   );
   return [publisher, subscriber];
+}
+
+/**
+ * Resolves once Redis has answered every subscription the adapter asked for so far (a PING sent
+ * after them is answered after them) and the publisher is connected, or after `withinMs`: from
+ * then on, what the other processes publish reaches this one. A process that starts listening
+ * before that would miss the pushes of its first moments.
+ */
+export async function adapterListening(
+  [publisher, subscriber]: readonly [Redis, Redis],
+  logger: Logger,
+  withinMs = 5000,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), withinMs);
+  });
+  try {
+    const outcome = await Promise.race([Promise.all([publisher.ping(), subscriber.ping()]), late]);
+    if (outcome === 'late') {
+      logger.warn('the socket adapter is not subscribed yet: it goes on trying');
+    }
+  } catch (err) {
+    logger.warn({ err }, 'the socket adapter is not subscribed yet: it goes on trying');
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

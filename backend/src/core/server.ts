@@ -19,7 +19,7 @@ import { runMigrations } from './migrate';
 import { sameOriginHandshakes, sameOriginRawWrites } from './origin';
 import type { ProxyTrust } from './proxy-trust';
 import { openPrivateDataDir } from './private-files';
-import { openAdapterClients, openRedis, type Redis } from './redis';
+import { adapterListening, openAdapterClients, openRedis, type Redis } from './redis';
 import { resolveSessionSecret } from './secret';
 import { routeSessionsToOwners } from './session-routing';
 import { limitSocketMessages } from './socket-limit';
@@ -96,7 +96,7 @@ export async function startServer(
 
   const admission = new Admission(admissionLimits(config), metrics, options.now);
   const features: Feature[] = [];
-  let adapterClients: Redis[] = [];
+  let adapterClients: readonly [Redis, Redis] | [] = [];
   let closeSessionRouting = async () => {};
   const closeServices = async () => {
     admission.stop();
@@ -191,6 +191,8 @@ export async function startServer(
       });
     }
     for (const feature of features) feature.attachSocket?.(io);
+    // Every namespace has subscribed: it hears the other processes before it takes a connection.
+    if (adapterClients.length === 2) await adapterListening(adapterClients, logger);
     for (const feature of features) await feature.start?.();
     // Every handler is in place: what a stopped node left undelivered is delivered now.
     events.start();

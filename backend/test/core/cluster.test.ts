@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { gameEvents } from '@tapgram/shared';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { io } from 'socket.io-client';
@@ -195,6 +196,18 @@ describe.runIf((await redisAvailable()) && (await postgresAnswers()))(
         handshakeOwners.add(ownerOf(JSON.parse(handshake.text.slice(1)).sid));
       }
       expect(handshakeOwners.size).toBe(2);
+
+      // Each worker hears the others on each namespace (a push to a room no socket is in reaches
+      // every subscribed worker, and each ignores it).
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        for (const namespace of ['/', '/live']) {
+          const channel = `${prefix}:socket.io#${namespace}#no-such-room#`;
+          expect(await redis.publish(channel, 'nothing'), namespace).toBe(2);
+        }
+      } finally {
+        redis.disconnect();
+      }
 
       const player = await makePlayer(server.url, 'DE');
       const sockets = await socketsOnBothWorkers(player.cookie);

@@ -52,6 +52,25 @@ describe.runIf(await redisAvailable())('the Socket.IO adapter’s Redis connecti
     }
   });
 
+  it('keep every subscription asked for while the connection is being made', async () => {
+    const { pub, sub, failures } = await open();
+    const key = `tgtest-adapter-${process.pid}-${Date.now()}`;
+    try {
+      // As a clustered worker subscribes: the first namespace's adapter before the connection is
+      // made, the next one's once it is made but not yet ready (the worker awaited in between).
+      void sub.psubscribe(`${key}#/#*`);
+      await new Promise((resolve) => sub.once('connect', resolve));
+      void sub.psubscribe(`${key}#/live#*`);
+      // Each pattern has its one subscriber: a message of either namespace reaches this process.
+      await expect.poll(() => pub.publish(`${key}#/#`, 'boards')).toBe(1);
+      expect(await pub.publish(`${key}#/live#`, 'post')).toBe(1);
+      expect(failures).toEqual([]);
+    } finally {
+      pub.disconnect();
+      sub.disconnect();
+    }
+  });
+
   it('keep a subscription asked for while Redis is away, and make it once Redis is back', async () => {
     const redis = await startRedisProcess();
     const unhandled: unknown[] = [];
