@@ -45,6 +45,9 @@ async function confirmSignedIn({ signal }: { signal: AbortSignal }): Promise<Sig
     forgetSession();
     throw error;
   }
+  // A sign-in or a sign-out made while the answer was read speaks for the browser now: the
+  // answer must not write back the session it replaced.
+  signal.throwIfAborted();
   if (!answer) {
     forgetSession();
     return null;
