@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { useAuth } from '../../src/features/auth';
 import { LEGACY_KEYS, SESSION_KEY } from '../../src/features/auth/session-storage';
 import { makeSession, makeUser, meAnswer } from '../lolgram/builders';
-import { json, noContent, stubFetchForEachTest } from '../lolgram/fetch-stub';
+import { deferred, json, noContent, stubFetchForEachTest } from '../lolgram/fetch-stub';
 import { renderWithApp } from '../lolgram/render';
 
 function Probe() {
@@ -184,6 +184,29 @@ describe('LOLGram auth', () => {
     await waitFor(() => expect(who()).toBe('bob'));
     expect(screen.getByTestId('method').textContent).toBe('wallet');
     expect(api.calls('GET', '/api/lolgram/users/me')).toHaveLength(1);
+  });
+
+  it('does not store again a session that a sign-out replaced while GET /me was answered', async () => {
+    const alice = makeUser({ username: 'alice' });
+    localStorage.setItem(SESSION_KEY, JSON.stringify(makeSession(alice)));
+    const me = deferred();
+    api
+      .on('GET', '/api/lolgram/users/me', () => me.promise)
+      .on('POST', '/api/lolgram/users/logout', noContent);
+    renderWithApp(<Probe />);
+    await waitFor(() => expect(api.calls('GET', '/api/lolgram/users/me')).toHaveLength(1));
+
+    act(() => screen.getByText('logout').click());
+    await waitFor(() => expect(storedSession()).toBeNull());
+    // The answer had arrived as the sign-out was made: the page reads it after.
+    const answer = json(meAnswer(alice));
+    me.settle(answer);
+    await waitFor(() => expect(answer.bodyUsed).toBe(true));
+    // Once every step queued behind the read has run.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+
+    expect(storedSession()).toBeNull();
+    expect(who()).toBe('nobody');
   });
 
   it('logs out: calls the server and removes the session and the legacy keys', async () => {
