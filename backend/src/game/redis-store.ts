@@ -295,8 +295,9 @@ export class RedisGameStore implements GameStore {
       }
       if (status === 'not-owner' || status === 'frozen') return { kind: status };
       // Something Redis does not hold (yet): rebuild it, or load the player and session from
-      // Postgres, then try again (an emptied Redis needs both).
-      if (attempt >= 2) return { kind: 'no-session' };
+      // Postgres, then try again (an emptied Redis needs both). A Redis that lost them again at
+      // every try is unavailable, not a sign that the session is unknown: nothing was counted.
+      if (attempt >= 2) throw new ServiceUnavailableError(GAME_UNAVAILABLE, 1);
       if (status === 'not-ready') await this.rebuilder.ensureReady();
       else if (!(await this.rebuilder.loadPlayer(userId, sessionId))) return { kind: 'no-session' };
     }

@@ -9,7 +9,7 @@ import { gameRepositories } from '../../src/game/repositories';
 import { redisAvailable } from '../../test-support/availability';
 import { startRedisProcess, type RedisProcess } from '../../test-support/redis-process';
 import { startTestServer, type TestServer } from '../../test-support/server';
-import { makePlayer, type Player } from './builders';
+import { makePlayer, tap, type Player } from './builders';
 
 const PLAYERS = 8;
 const COUNTRIES = ['GB', 'FR', 'JP', 'BR'];
@@ -202,5 +202,42 @@ describe.runIf(await redisAvailable())('acknowledged taps when Redis loses its d
     await tapUntilEachAcknowledged(5);
 
     await expectPostgresToHoldEveryAcknowledgedTap();
+  });
+
+  it('refuses a tap with a 503 (not counted), never a 404, when Redis loses its data at every try', async () => {
+    const player = await makePlayer(server.url, 'GB');
+    const lossy = new Redis(redis.url);
+    const admin = new Redis(redis.url);
+    try {
+      const store = new RedisGameStore({
+        redis: lossy,
+        repos: gameRepositories(server.db.pool),
+        rateLimit: { perSecond: 20, burst: 40 },
+        logger: createLogger('silent'),
+        prefix: server.redisPrefix,
+      });
+      // Redis loses its data just before each tap script reaches it: no rebuild holds for a try.
+      const scripts = lossy as unknown as {
+        gameTapBatch: (...args: unknown[]) => Promise<unknown>;
+      };
+      const run = scripts.gameTapBatch.bind(lossy);
+      scripts.gameTapBatch = async (...args) => {
+        await admin.flushall();
+        return run(...args);
+      };
+      const batch = { userId: player.user.id, sessionId: player.session.id, count: 1 };
+      await expect(store.tap(batch)).rejects.toMatchObject({ status: 503 });
+    } finally {
+      lossy.disconnect();
+      admin.disconnect();
+    }
+    // The player and the session are as they were: the next tap, with Redis intact, counts.
+    expect((await tap(server.url, player)).status).toBe(200);
+    await flusher.flush();
+    const { rows } = await server.db.pool.query<{ total_taps: number }>(
+      'SELECT total_taps FROM game_users WHERE id = $1',
+      [player.user.id],
+    );
+    expect(rows[0]?.total_taps).toBe(1);
   });
 });
