@@ -176,8 +176,8 @@ export class RedisFlusher {
       return { taken: 0, written: false };
     }
     const totals = { ...parseTotals(users, sessions, countries, seasons), moves: Number(moves) };
-    // Counters without a generation are not written yet (the next start adopts Postgres's); what
-    // was taken goes back at the next flush.
+    // Counters without a generation are not written yet (the caller has them take Postgres's, as
+    // a start does); what was taken goes back at the next flush.
     if (!generation) return { taken: totals.users.length, written: false };
     // Not written: this Redis's generation is not the one Postgres follows. Either Redis was
     // emptied and rebuilt since this cut (its clients send again the batches Postgres does not

@@ -37,9 +37,20 @@ export class RedisGenerationWatch {
   async check(unwritten = 0): Promise<void> {
     const postgres = await this.repo.redisGeneration();
     const [ready, generation] = await this.redis.mget(this.k.ready, this.k.generation);
-    // Not ready: being rebuilt, which starts a new generation. No generation: counters kept from
-    // an earlier version, which take Postgres's at start.
-    if (ready === null || generation === null || generation === postgres) return this.current();
+    // Not ready: being rebuilt, which starts a new generation.
+    if (ready === null || generation === postgres) return this.current();
+    if (generation === null) {
+      // Counters whose generation key went (evicted, deleted by hand): they take Postgres's, as
+      // counters kept from an earlier version do at start; their flushes are written from now on.
+      const adopted = await this.redis.set(this.k.generation, postgres, 'NX');
+      if (adopted) {
+        this.logger.warn(
+          { postgresGeneration: postgres, unwrittenPlayers: unwritten },
+          "Redis game counters had no generation: they took Postgres's, and flushes go on",
+        );
+      }
+      return this.current();
+    }
     // A rebuild of this Redis that ended after Postgres was read moved both: read it again.
     const latest = await this.repo.redisGeneration();
     if (generation === latest) return this.current();

@@ -162,4 +162,25 @@ describe.runIf(await redisAvailable())('a Redis whose counters are behind Postgr
     await stop(old);
     expect(await postgresTaps()).toEqual({ user: acknowledged, session: acknowledged });
   });
+
+  it('writes the taps it acknowledges when its Redis loses only the generation key', async () => {
+    const { logger, lines } = keptLogger();
+    const node = await nodeOn(redisB, { logger });
+    expect(await tapTimes(node, 3)).toEqual(Array(3).fill(200));
+    await expect.poll(postgresTaps).toEqual({ user: acknowledged, session: acknowledged });
+
+    // The key alone goes (evicted under memory pressure, or deleted by hand); the counters stay.
+    const operator = new Redis(redisB.url);
+    await operator.del(`${redisPrefix}:game:generation`);
+    operator.disconnect();
+    expect(await tapTimes(node, 3)).toEqual(Array(3).fill(200));
+    await expect
+      .poll(postgresTaps, { timeout: 15_000 })
+      .toEqual({ user: acknowledged, session: acknowledged });
+    expect(lines.filter((line) => /had no generation/.test(line.msg))).toMatchObject([
+      { level: 40 },
+    ]);
+    expect((await request(node.url).get('/readyz')).status).toBe(200);
+    await stop(node);
+  });
 });
