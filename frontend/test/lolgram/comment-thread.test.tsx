@@ -10,7 +10,7 @@ import { PostPage } from '../../src/features/lolgram/PostPage';
 import { createQueryClient } from '../../src/lib/query-client';
 import { fakeLiveSockets } from '../auth/fake-live';
 import { makePost, makeUser } from './builders';
-import { json, noContent, stubFetchForEachTest } from './fetch-stub';
+import { deferred, json, noContent, stubFetchForEachTest } from './fetch-stub';
 import { renderWithApp, signIn } from './render';
 
 const api = stubFetchForEachTest();
@@ -93,6 +93,48 @@ describe('a post’s thread on its page', () => {
     await userEvent.clear(box);
     await userEvent.click(screen.getByRole('button', { name: 'Post' }));
     expect(await screen.findByText('Write a comment first')).toBeTruthy();
+  });
+
+  it('keeps a reply chosen, and words typed, while the comment just sent is still being shown', async () => {
+    const me = makeUser({ username: 'carol' });
+    signIn(api, me);
+    const post = makePost({ caption: 'a cat', commentCount: 0 });
+    const mine = comment({ postId: post.id, userId: me.id, username: 'carol', text: 'first!' });
+    let sent = false;
+    let postRead: ReturnType<typeof deferred> | null = null;
+    api
+      .on('GET', `/api/lolgram/posts/${post.id}`, () => postRead?.promise ?? json(post))
+      .on('GET', new RegExp(`^/api/lolgram/posts/${post.id}/comments\\?`), () =>
+        json({
+          comments: sent ? [mine] : [],
+          nextCursor: null,
+          commentCount: sent ? 1 : 0,
+          commentsOff: false,
+        } satisfies CommentPage),
+      )
+      .on('POST', `/api/lolgram/posts/${post.id}/comments`, () => {
+        sent = true;
+        postRead = deferred();
+        return json(mine, 201);
+      })
+      .on('POST', '/api/lolgram/posts/views', () => noContent());
+    renderWithApp(
+      <LolgramAuth>
+        <PostPage />
+      </LolgramAuth>,
+      { auth: false, route: `/lolgram/p/${post.id}`, path: '/lolgram/p/:postId' },
+    );
+    await userEvent.type(
+      await screen.findByRole('textbox', { name: 'Add a comment' }),
+      'first!{Enter}',
+    );
+    // The thread shows the comment; the post's count is still being read again.
+    await userEvent.click(await screen.findByRole('button', { name: 'Reply to carol' }));
+    const box = screen.getByRole('textbox', { name: 'Reply to @carol' });
+    await userEvent.type(box, 'and');
+    await act(async () => postRead!.settle(json({ ...post, commentCount: 1 })));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Post' })).toBeEnabled());
+    expect(screen.getByRole('textbox', { name: 'Reply to @carol' })).toHaveValue('and');
   });
 
   it('shows where the check left the reader’s own comment when the server pushes it, with no polling', async () => {

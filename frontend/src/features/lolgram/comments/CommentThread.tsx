@@ -49,10 +49,12 @@ export function CommentThread({
       return;
     }
     setProblem(null);
+    const sentTo = replyTo;
     try {
-      await add.mutateAsync({ text: trimmed, ...(replyTo ? { parentId: replyTo.id } : {}) });
-      setText('');
-      setReplyTo(null);
+      await add.mutateAsync({ text: trimmed, ...(sentTo ? { parentId: sentTo.id } : {}) });
+      // A reply chosen, or words typed, while it was being sent are the reader's next comment.
+      setText((current) => (current === text ? '' : current));
+      setReplyTo((current) => (current?.id === sentTo?.id ? null : current));
     } catch (error) {
       setProblem(serverError(error, 'Failed to post the comment'));
     }

@@ -74,7 +74,9 @@ export function useAddComment(postId: string) {
       );
       return (await res.json()) as Comment;
     },
-    onSuccess: refresh,
+    // Sent once the server has it: the box is free for the next comment while the thread and the
+    // post's count are read again.
+    onSuccess: () => void refresh(),
   });
 }
 
