@@ -55,6 +55,16 @@ function serve(comments: Comment[], extra: Partial<CommentPage> = {}) {
   return post;
 }
 
+/** The post's page as the app shows it to a signed-in reader, with the live channel. */
+function openAsReader(postId: string) {
+  renderWithApp(
+    <LolgramAuth>
+      <PostPage />
+    </LolgramAuth>,
+    { auth: false, route: `/lolgram/p/${postId}`, path: '/lolgram/p/:postId' },
+  );
+}
+
 describe('a post’s thread on its page', () => {
   it('shows comments with their replies under them, and "deleted" for a comment that is gone', async () => {
     const top = comment({ text: 'top comment' });
@@ -118,12 +128,7 @@ describe('a post’s thread on its page', () => {
         return json(mine, 201);
       })
       .on('POST', '/api/lolgram/posts/views', () => noContent());
-    renderWithApp(
-      <LolgramAuth>
-        <PostPage />
-      </LolgramAuth>,
-      { auth: false, route: `/lolgram/p/${post.id}`, path: '/lolgram/p/:postId' },
-    );
+    openAsReader(post.id);
     await userEvent.type(
       await screen.findByRole('textbox', { name: 'Add a comment' }),
       'first!{Enter}',
@@ -158,12 +163,7 @@ describe('a post’s thread on its page', () => {
         } satisfies CommentPage),
       )
       .on('POST', '/api/lolgram/posts/views', () => noContent());
-    renderWithApp(
-      <LolgramAuth>
-        <PostPage />
-      </LolgramAuth>,
-      { auth: false, route: `/lolgram/p/${post.id}`, path: '/lolgram/p/:postId' },
-    );
+    openAsReader(post.id);
     expect(await screen.findByText('Checking…')).toBeTruthy();
     await waitFor(() => expect(sockets).toHaveLength(1));
     act(() => sockets[0].open());
