@@ -40,8 +40,8 @@ export class RedisGenerationWatch {
     // Not ready: being rebuilt, which starts a new generation.
     if (ready === null || generation === postgres) return this.current();
     if (generation === null) {
-      // Counters whose generation key went (evicted, deleted by hand): they take Postgres's, as
-      // counters kept from an earlier version do at start; their flushes are written from now on.
+      // Counters without a generation (kept from an earlier version, or their key evicted or
+      // deleted by hand) take Postgres's, at start or at the next flush; they are written from now on.
       const adopted = await this.redis.set(this.k.generation, postgres, 'NX');
       if (adopted) {
         this.logger.warn(

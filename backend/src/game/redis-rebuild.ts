@@ -108,12 +108,6 @@ export class RedisRebuilder {
     if (frozen.length > 0) await this.redis.sadd(this.k.frozen, ...frozen);
   }
 
-  /** A Redis that holds counters but no generation (kept from an earlier version) takes Postgres's. */
-  async adoptGeneration(): Promise<void> {
-    if (await this.redis.exists(this.k.generation)) return;
-    await this.redis.set(this.k.generation, await this.repos.rebuild.redisGeneration(), 'NX');
-  }
-
   /**
    * Deletes what counters of an older generation left (a Redis behind Postgres whose ready key an
    * operator deleted): stale sessions, tap keys, dirty ids and frozen points would otherwise

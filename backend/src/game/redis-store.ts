@@ -168,7 +168,7 @@ export class RedisGameStore implements GameStore {
   async start(intervalMs: number): Promise<void> {
     await this.flusher.recover();
     await this.rebuilder.ensureReady();
-    await this.rebuilder.adoptGeneration();
+    // Counters without a generation (kept from an earlier version) take Postgres's here.
     await this.generation.check();
     await this.rebuilder.adoptFrozen();
     this.metrics?.flushesStarted();
