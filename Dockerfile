@@ -25,4 +25,4 @@ WORKDIR /app/backend
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Node itself is the main process, so that SIGTERM from `docker stop` reaches the graceful shutdown.
-CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=64", "--no-allocation-site-pretenuring", "--import", "tsx", "src/main.ts"]

@@ -8,7 +8,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const MEMORY_PROBE_FLAGS = ['--expose-gc', '--require', './bench/memory-probe.cjs'];
 
 /** Node's flags for servers, as `npm start` passes them (backend/package.json), for the ceiling too. */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64', '--no-allocation-site-pretenuring'];
 
 export interface Child {
   url: string;
