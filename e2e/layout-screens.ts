@@ -107,9 +107,50 @@ async function expectCentred(page: Page, element: Locator) {
   expect(Math.abs(box.x - right)).toBeLessThanOrEqual(1);
 }
 
+/**
+ * A page opened at the first width of a band, whose checks hold at every width of the band: the
+ * page is resized in place to each width and back (the widths of a band share their emulation,
+ * a phone's or a desktop's, and every screen follows a resize as it follows a load), so that one
+ * load and one walk through a screen's states serve the whole band.
+ */
+interface BandPage {
+  readonly page: Page;
+  /** At each width, the page fits and, where axe checks, passes it (see expectFits). */
+  fits(shot: string, options?: { fullPage?: boolean; axe?: boolean }): Promise<void>;
+  /** At each width, the element lies wholly on the screen. */
+  onScreen(element: Locator): Promise<void>;
+  /** At each width, the element is as far from the left edge as from the right one. */
+  centred(element: Locator): Promise<void>;
+  /** Runs `check` at each width, and leaves the page at the first. */
+  atEach(check: (width: number) => Promise<void>): Promise<void>;
+}
+
+function bandPage(page: Page, band: readonly number[]): BandPage {
+  const atEach = async (check: (width: number) => Promise<void>) => {
+    const { height } = page.viewportSize()!;
+    for (const width of band) {
+      if (page.viewportSize()!.width !== width) await page.setViewportSize({ width, height });
+      await check(width);
+    }
+    if (page.viewportSize()!.width !== band[0]) {
+      await page.setViewportSize({ width: band[0]!, height });
+    }
+  };
+  return {
+    page,
+    atEach,
+    fits: (shot, options) => atEach((width) => expectFits(page, width, shot, options)),
+    onScreen: (element) => atEach(() => expectOnScreen(page, element)),
+    centred: (element) => atEach(() => expectCentred(page, element)),
+  };
+}
+
 /** Which of the checks below a file runs: the phones' widths, or the desktop's and the rest. */
 export interface LayoutBands {
-  /** Every screen at each of these widths. */
+  /**
+   * Every screen at each of these widths: a band, whose pages open at the first width and are
+   * resized to the others.
+   */
   widths: number[];
   /** The wallet's screens at the larger phone's width. */
   largerPhone?: boolean;
@@ -130,41 +171,48 @@ export const layoutScreens = ({ widths, largerPhone, tvKeyboardAndMotion }: Layo
 
 function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion }: LayoutBands) {
   const suite = seededSuite(executable);
-  const { open } = suite;
+  /** A page opened at the band's first width (see BandPage), closed after the test. */
+  const openAt = async (band: readonly number[], as?: 'member' | 'visitor') =>
+    bandPage(await suite.open(band[0]!, as), band);
 
-  const eventLeaderboardFits = async (width: number) => {
-    const page = await open(width, 'visitor');
+  const eventLeaderboardFits = async (band: readonly number[]) => {
+    const view = await openAt(band, 'visitor');
+    const { page } = view;
     await page.goto('/leaderboard');
     const row = page.getByTestId('board-row').filter({ hasText: 'the_longest_username' });
     await until(() => row.isVisible()).toBe(true);
     await until(() => page.getByRole('status').textContent()).toContain('Live');
-    await expectFits(page, width, 'leaderboard');
+    await view.fits('leaderboard');
 
-    const name = row.getByText('the_longest_username');
-    const whole = await name.evaluate((el) => el.scrollWidth <= el.clientWidth);
-    expect(whole, 'the longest name is shown whole').toBe(true);
-    const [players, countries] = await Promise.all(
-      ['Top Players', 'Top Countries'].map((title) =>
-        page.getByRole('heading', { name: title }).locator('..').boundingBox(),
-      ),
-    );
-    if (isPhone(width)) {
-      expect(countries!.y).toBeGreaterThanOrEqual(players!.y + players!.height - 1);
-    } else {
-      expect(countries!.y).toBe(players!.y);
-      // An event screen does not scroll.
-      const height = await page.evaluate(() => document.documentElement.scrollHeight);
-      expect(height).toBeLessThanOrEqual(page.viewportSize()!.height);
-    }
+    await view.atEach(async (width) => {
+      const name = row.getByText('the_longest_username');
+      const whole = await name.evaluate((el) => el.scrollWidth <= el.clientWidth);
+      expect(whole, `the longest name is shown whole at ${width} px`).toBe(true);
+      const [players, countries] = await Promise.all(
+        ['Top Players', 'Top Countries'].map((title) =>
+          page.getByRole('heading', { name: title }).locator('..').boundingBox(),
+        ),
+      );
+      if (isPhone(width)) {
+        expect(countries!.y).toBeGreaterThanOrEqual(players!.y + players!.height - 1);
+      } else {
+        expect(countries!.y).toBe(players!.y);
+        // An event screen does not scroll.
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        expect(height).toBeLessThanOrEqual(page.viewportSize()!.height);
+      }
+    });
   };
 
   /**
    * The wallet chooser and a connected wallet, at a width of each band (the chooser has bands of
    * its own).
    */
-  const walletScreens = (width: number) => {
+  const walletScreens = (band: readonly number[]) => {
+    const width = band[0]!;
     it('LOLGram for a visitor: the auth dialog and the wallet chooser', async () => {
-      const page = await open(width, 'visitor');
+      const view = await openAt(band, 'visitor');
+      const { page } = view;
       await page.addInitScript({ content: testWalletScript(Keypair.generate().secretKey) });
       await page.goto('/lolgram');
       const login = page.getByRole('button', { name: 'Login / Sign Up' }).first();
@@ -172,8 +220,8 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       const dialog = page.getByRole('dialog');
       await until(() => dialog.isVisible()).toBe(true);
       await until(() => page.getByRole('button', { name: 'Select Wallet' }).isVisible()).toBe(true);
-      await expectFits(page, width, 'lolgram-auth', { fullPage: false });
-      await expectOnScreen(page, dialog);
+      await view.fits('lolgram-auth', { fullPage: false });
+      await view.onScreen(dialog);
       await expectFocusReturns(page, login);
 
       await page.getByRole('tab', { name: 'Profile' }).click();
@@ -183,18 +231,19 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       await until(() => chooser.getByRole('button', { name: /Test Wallet/ }).isVisible()).toBe(
         true,
       );
-      await expectOnScreen(page, chooser);
-      await expectFits(page, width, 'lolgram-wallet-chooser', { fullPage: false });
+      await view.onScreen(chooser);
+      await view.fits('lolgram-wallet-chooser', { fullPage: false });
       await chooser.getByRole('button', { name: /options/ }).click();
       await until(() => chooser.getByRole('button', { name: /Phantom/ }).isVisible()).toBe(true);
-      await expectFits(page, width, 'lolgram-wallet-chooser-more', { fullPage: false });
+      await view.fits('lolgram-wallet-chooser-more', { fullPage: false });
       await expectFocusReturns(page, select);
     });
 
     it('LOLGram: a wallet user’s wallet, connected, on the profile (and in a desktop’s header)', async () => {
       const keypair = Keypair.generate();
       const address = keypair.publicKey.toBase58();
-      const page = await open(width, 'visitor');
+      const view = await openAt(band, 'visitor');
+      const { page } = view;
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
       await page.addInitScript({
         content: testWalletScript(keypair.secretKey, { signIn: true }),
@@ -211,50 +260,56 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       if (isPhone(width)) expect(await inHeader.count()).toBe(0);
       else {
         await until(() => inHeader.getByRole('button', { name: shortened }).isVisible()).toBe(true);
-        await expectOnScreen(page, inHeader);
+        await view.onScreen(inHeader);
       }
-      await expectOnScreen(page, wallet);
-      await expectFits(page, width, 'lolgram-wallet-connected');
+      await view.onScreen(wallet);
+      await view.fits('lolgram-wallet-connected');
 
       await wallet.click();
       const menu = onProfile.getByRole('menu');
       for (const item of ['Copy address', 'Change wallet', 'Disconnect']) {
         await until(() => menu.getByRole('menuitem', { name: item }).isVisible()).toBe(true);
       }
-      await expectOnScreen(page, menu);
-      await expectFits(page, width, 'lolgram-wallet-menu', { fullPage: false });
+      await view.onScreen(menu);
+      await view.fits('lolgram-wallet-menu', { fullPage: false });
       await menu.getByRole('menuitem', { name: 'Copy address' }).click();
       await until(() => page.evaluate(() => navigator.clipboard.readText())).toBe(address);
     });
   };
 
-  describe.each(widths)('at %i px wide', (width) => {
-    walletScreens(width);
+  describe(`at ${widths.join(' and ')} px wide`, () => {
+    const band = widths;
+    const width = band[0]!;
+    // The wallet's screens also at the larger phone's width, where the chooser's styles differ.
+    walletScreens(largerPhone ? [...band, LARGER_PHONE] : band);
 
     it('the landing page and the 404 page', async () => {
-      const page = await open(width, 'visitor');
+      const view = await openAt(band, 'visitor');
+      const { page } = view;
       await page.goto('/');
       await until(() => page.getByRole('link', { name: 'Play the game' }).isVisible()).toBe(true);
-      await expectFits(page, width, 'landing');
+      await view.fits('landing');
       await page.goto('/no/such/page');
       await until(() => page.getByRole('heading', { name: 'Page Not Found' }).isVisible()).toBe(
         true,
       );
-      await expectFits(page, width, 'not-found');
+      await view.fits('not-found');
     });
 
     it('the game with its welcome dialog, centred', async () => {
-      const page = await open(width, 'visitor');
+      const view = await openAt(band, 'visitor');
+      const { page } = view;
       await page.goto('/play');
       const dialog = page.getByRole('dialog');
       await until(() => dialog.isVisible()).toBe(true);
-      await expectFits(page, width, 'play-welcome', { fullPage: false });
-      await expectOnScreen(page, dialog);
-      await expectCentred(page, dialog);
+      await view.fits('play-welcome', { fullPage: false });
+      await view.onScreen(dialog);
+      await view.centred(dialog);
     });
 
     it('the game of a player: header links named, the contract address shrinks, toasts centred', async () => {
-      const page = await open(width);
+      const view = await openAt(band);
+      const { page } = view;
       await page.goto('/play');
       const board = page.getByRole('complementary', { name: 'Leaderboard' });
       await until(() => board.getByText('the_longest_username').isVisible()).toBe(true);
@@ -263,62 +318,66 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       for (const name of ['Social', 'Chart', 'LOLGram']) {
         expect(await page.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
       }
-      await expectOnScreen(page, page.getByRole('button', { name: 'Copy CA' }));
-      await expectOnScreen(page, page.getByTestId('tap-character'));
-      await expectFits(page, width, 'play');
+      await view.onScreen(page.getByRole('button', { name: 'Copy CA' }));
+      await view.onScreen(page.getByTestId('tap-character'));
+      await view.fits('play');
 
       await page.getByRole('button', { name: 'Copy CA' }).click();
       const toast = page.locator('[data-variant]').first();
       await until(() => toast.isVisible()).toBe(true);
-      await expectOnScreen(page, toast);
+      await view.onScreen(toast);
       // The toast leaves by itself: axe, which reads the page for a while, checks the page without.
-      await expectFits(page, width, 'play-toast', { fullPage: false, axe: false });
-      if (isPhone(width)) await expectCentred(page, toast);
+      await view.fits('play-toast', { fullPage: false, axe: false });
+      if (isPhone(width)) await view.centred(toast);
 
       // Offline with taps waiting, the energy gauge empty: the status line and the gauge fit.
       const stopTapping = await offlineAndOutOfEnergy(page);
-      await expectOnScreen(page, page.getByTestId('tap-status'));
-      await expectFits(page, width, 'play-offline');
+      await view.onScreen(page.getByTestId('tap-status'));
+      await view.fits('play-offline');
       const gauge = page.getByRole('meter', { name: 'Tap energy' });
-      const [bar, character] = await Promise.all([
-        gauge.boundingBox(),
-        page.getByTestId('tap-character').boundingBox(),
-      ]);
-      expect(bar!.width).toBeGreaterThan(width < 1024 ? 100 : 300);
-      expect(bar!.y).toBeGreaterThan(character!.y + character!.height - 1);
+      await view.atEach(async (width) => {
+        const [bar, character] = await Promise.all([
+          gauge.boundingBox(),
+          page.getByTestId('tap-character').boundingBox(),
+        ]);
+        expect(bar!.width).toBeGreaterThan(isPhone(width) ? 100 : 300);
+        expect(bar!.y).toBeGreaterThan(character!.y + character!.height - 1);
+      });
       await stopTapping();
     });
 
     it('the event leaderboard: boards stacked on a phone, side by side on a screen, names whole', () =>
-      eventLeaderboardFits(width));
+      eventLeaderboardFits(band));
 
     it('LOLGram: the feed, explore, map and profile tabs', async () => {
-      const page = await open(width);
+      const view = await openAt(band);
+      const { page } = view;
       await page.goto('/lolgram');
       await until(() => page.getByRole('article').first().isVisible()).toBe(true);
       await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
-      await expectFits(page, width, 'lolgram-feed');
+      await view.fits('lolgram-feed');
       await page.getByRole('tab', { name: 'Explore' }).click();
       await until(() => page.getByRole('list', { name: 'Posts' }).isVisible()).toBe(true);
-      await expectFits(page, width, 'lolgram-explore');
+      await view.fits('lolgram-explore');
       await page.getByRole('tab', { name: 'Map' }).click();
       await until(() => page.getByText('Llanfairpwllgwyngyll').first().isVisible()).toBe(true);
-      await expectFits(page, width, 'lolgram-map');
+      await view.fits('lolgram-map');
       await page.getByRole('tab', { name: 'Profile' }).click();
       await until(() => page.getByRole('button', { name: 'Edit Profile' }).isVisible()).toBe(true);
-      await expectFits(page, width, 'lolgram-profile');
+      await view.fits('lolgram-profile');
     });
 
     it('LOLGram dialogs: edit profile, report and notifications, each giving the focus back', async () => {
-      const page = await open(width);
+      const view = await openAt(band);
+      const { page } = view;
       await page.goto('/lolgram?tab=profile');
       const edit = page.getByRole('button', { name: 'Edit Profile' });
       await until(() => edit.isVisible()).toBe(true);
       await edit.click();
       const dialog = page.getByRole('dialog');
       await until(() => dialog.isVisible()).toBe(true);
-      await expectOnScreen(page, dialog);
-      await expectFits(page, width, 'lolgram-edit-profile', { fullPage: false });
+      await view.onScreen(dialog);
+      await view.fits('lolgram-edit-profile', { fullPage: false });
       await expectFocusReturns(page, edit);
 
       await page.getByRole('tab', { name: 'Feed' }).click();
@@ -327,8 +386,8 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       await options.click();
       await page.getByRole('menuitem', { name: 'Report' }).click();
       await until(() => dialog.isVisible()).toBe(true);
-      await expectOnScreen(page, dialog);
-      await expectFits(page, width, 'lolgram-report', { fullPage: false });
+      await view.onScreen(dialog);
+      await view.fits('lolgram-report', { fullPage: false });
       await expectFocusReturns(page, options);
 
       const bell = page.getByTestId('notification-bell');
@@ -336,24 +395,25 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       const notifications = page.getByRole('dialog', { name: 'Notifications' });
       await until(() => notifications.isVisible()).toBe(true);
       await until(() => notifications.getByRole('status').count()).toBe(0);
-      await expectOnScreen(page, notifications);
-      await expectFits(page, width, 'lolgram-notifications', { fullPage: false });
+      await view.onScreen(notifications);
+      await view.fits('lolgram-notifications', { fullPage: false });
       await expectFocusReturns(page, bell);
     });
 
     it('LOLGram: the Saved and Blocked tabs, the author’s menu and the caption, delete and block dialogs', async () => {
-      const page = await open(width);
+      const view = await openAt(band);
+      const { page } = view;
       const { ownPost, blocked, author } = suite.site;
       await page.goto('/lolgram?tab=profile');
       await page.getByRole('tab', { name: 'Saved' }).click();
       const saved = page.getByRole('tabpanel', { name: 'Saved' }).getByRole('link').first();
       await until(() => saved.isVisible()).toBe(true);
-      await expectFits(page, width, 'lolgram-saved');
+      await view.fits('lolgram-saved');
       await page.getByRole('tab', { name: 'Blocked' }).click();
       const unblock = page.getByRole('button', { name: `Unblock @${blocked}` });
       await until(() => unblock.isVisible()).toBe(true);
-      await expectOnScreen(page, unblock);
-      await expectFits(page, width, 'lolgram-blocked');
+      await view.onScreen(unblock);
+      await view.fits('lolgram-blocked');
 
       await page.goto(`/lolgram/p/${ownPost.id}`);
       const options = page.getByRole('button', { name: 'Post options' });
@@ -361,8 +421,8 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       await options.click();
       const menu = page.getByRole('menu', { name: 'Post options' });
       await until(() => menu.isVisible()).toBe(true);
-      await expectOnScreen(page, menu);
-      await expectFits(page, width, 'lolgram-post-menu', { fullPage: false });
+      await view.onScreen(menu);
+      await view.fits('lolgram-post-menu', { fullPage: false });
       const dialog = page.getByRole('dialog');
       for (const [item, shot] of [
         ['Edit caption', 'lolgram-edit-caption'],
@@ -371,8 +431,8 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
         if (!(await menu.isVisible())) await options.click();
         await page.getByRole('menuitem', { name: item }).click();
         await until(() => dialog.isVisible()).toBe(true);
-        await expectOnScreen(page, dialog);
-        await expectFits(page, width, shot, { fullPage: false });
+        await view.onScreen(dialog);
+        await view.fits(shot, { fullPage: false });
         await expectFocusReturns(page, options);
       }
 
@@ -381,24 +441,25 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       await profileOptions.click();
       await page.getByRole('menuitem', { name: `Block @${author}` }).click();
       await until(() => dialog.isVisible()).toBe(true);
-      await expectOnScreen(page, dialog);
-      await expectOnScreen(page, dialog.getByRole('button', { name: 'Block' }));
+      await view.onScreen(dialog);
+      await view.onScreen(dialog.getByRole('button', { name: 'Block' }));
       // The longest name the rules allow wraps in the title: the dialog does not scroll sideways.
       expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-      await expectFits(page, width, 'lolgram-block-dialog', { fullPage: false });
+      await view.fits('lolgram-block-dialog', { fullPage: false });
       await expectFocusReturns(page, profileOptions);
     });
 
     it('LOLGram: create a post, through the crop dialog, with Share on a 740 px screen', async () => {
-      const page = await open(width);
+      const view = await openAt(band);
+      const { page } = view;
       await page.goto('/lolgram');
       await until(() => page.getByRole('button', { name: 'Your profile' }).isVisible()).toBe(true);
       const createButton = page.getByRole('button', { name: 'Create post' });
       await createButton.click();
       const dialog = page.getByRole('dialog');
       await until(() => dialog.isVisible()).toBe(true);
-      await expectOnScreen(page, dialog);
-      await expectFits(page, width, 'lolgram-create-empty', { fullPage: false });
+      await view.onScreen(dialog);
+      await view.fits('lolgram-create-empty', { fullPage: false });
       await dialog.getByTestId('post-image-input').setInputFiles({
         name: 'tall.png',
         mimeType: 'image/png',
@@ -406,8 +467,8 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       });
       const crop = page.getByRole('dialog', { name: 'Crop Your Photo' });
       await until(() => crop.getByRole('button', { name: 'Use Photo' }).isEnabled()).toBe(true);
-      await expectOnScreen(page, crop);
-      await expectFits(page, width, 'lolgram-crop', { fullPage: false });
+      await view.onScreen(crop);
+      await view.fits('lolgram-crop', { fullPage: false });
       await crop.getByRole('button', { name: 'Use Photo' }).click();
       await until(() => crop.count()).toBe(0);
 
@@ -415,25 +476,27 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       await create.getByLabel('Caption').fill('fits on a phone');
       // In sight without scrolling: the dialog keeps its actions at the bottom.
       const share = create.getByRole('button', { name: 'Share' });
-      await expectOnScreen(page, create);
-      await expectOnScreen(page, share);
-      await expectFits(page, width, 'lolgram-create-post', { fullPage: false });
+      await view.onScreen(create);
+      await view.onScreen(share);
+      await view.fits('lolgram-create-post', { fullPage: false });
       await expectFocusReturns(page, createButton);
     });
 
     it('a public profile', async () => {
-      const page = await open(width);
+      const view = await openAt(band);
+      const { page } = view;
       await page.goto(`/lolgram/${suite.site.author}`);
       await until(() =>
         page.getByRole('heading', { name: `@${suite.site.author}` }).isVisible(),
       ).toBe(true);
       await until(() => page.getByRole('list', { name: 'Posts' }).isVisible()).toBe(true);
       await until(() => page.getByRole('button', { name: 'Follow' }).isVisible()).toBe(true);
-      await expectFits(page, width, 'lolgram-public-profile');
+      await view.fits('lolgram-public-profile');
     });
 
     it('a post on its own page, opened from its shared address', async () => {
-      const page = await open(width);
+      const view = await openAt(band);
+      const { page } = view;
       const { author, post } = suite.site;
       await page.goto(`/lolgram/p/${post.id}`);
       const card = page.getByRole('article', { name: `Post by ${author}` });
@@ -445,14 +508,15 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       ).toBe(true);
       await until(() => card.getByText(post.caption).isVisible()).toBe(true);
       // What one comes to a post for is in sight without scrolling.
-      await expectOnScreen(page, page.getByRole('button', { name: 'Back' }));
-      await expectOnScreen(page, card.getByRole('button', { name: 'Post options' }));
-      await expectOnScreen(page, card.getByRole('button', { name: 'LOL' }));
-      await expectFits(page, width, 'lolgram-post');
+      await view.onScreen(page.getByRole('button', { name: 'Back' }));
+      await view.onScreen(card.getByRole('button', { name: 'Post options' }));
+      await view.onScreen(card.getByRole('button', { name: 'LOL' }));
+      await view.fits('lolgram-post');
     });
 
     it('the admin dashboard with each tab, its tab bar within the screen', async () => {
-      const page = await open(width);
+      const view = await openAt(band);
+      const { page } = view;
       await page.goto('/admin');
       await until(() => page.getByRole('heading', { name: 'Admin Dashboard' }).isVisible()).toBe(
         true,
@@ -461,13 +525,14 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       for (const [tab, ready] of adminTabs(page)) {
         await tabs.getByRole('tab', { name: tab }).click();
         await until(() => ready.isVisible()).toBe(true);
-        await expectOnScreen(page, tabs.getByRole('tab', { name: tab }));
-        await expectFits(page, width, `admin-${tab.toLowerCase().replace(' ', '-')}`);
+        await view.onScreen(tabs.getByRole('tab', { name: tab }));
+        await view.fits(`admin-${tab.toLowerCase().replace(' ', '-')}`);
       }
     });
 
     it("a game player's page for the operators, with its charts and the freeze dialog", async () => {
-      const page = await open(width);
+      const view = await openAt(band);
+      const { page } = view;
       const { player } = suite.site;
       await page.goto(`/admin/players/${player.id}`);
       const name = page.getByRole('heading', { level: 1, name: `@${player.username}` });
@@ -475,32 +540,30 @@ function screens(executable: string, { widths, largerPhone, tvKeyboardAndMotion 
       // Drawn, so that the screenshot shows the charts rather than their placeholders.
       await until(() => page.locator('figure canvas').count()).toBe(3);
       const freeze = page.getByRole('button', { name: 'Freeze', exact: true });
-      await expectOnScreen(page, freeze);
-      await expectFits(page, width, 'admin-player');
+      await view.onScreen(freeze);
+      await view.fits('admin-player');
 
       await freeze.click();
       const dialog = page.getByRole('dialog', { name: `Freeze @${player.username}?` });
       await until(() => dialog.isVisible()).toBe(true);
-      await expectFits(page, width, 'admin-freeze-dialog-empty', { fullPage: false });
+      await view.fits('admin-freeze-dialog-empty', { fullPage: false });
       await dialog.getByRole('button', { name: 'Freeze player' }).click();
       await until(() => dialog.getByRole('alert').isVisible()).toBe(true);
-      await expectOnScreen(page, dialog);
-      await expectOnScreen(page, dialog.getByRole('button', { name: 'Freeze player' }));
-      await expectFits(page, width, 'admin-freeze-dialog', { fullPage: false });
+      await view.onScreen(dialog);
+      await view.onScreen(dialog.getByRole('button', { name: 'Freeze player' }));
+      await view.fits('admin-freeze-dialog', { fullPage: false });
       await expectFocusReturns(page, freeze);
     });
   });
 
-  if (largerPhone) describe(`at ${LARGER_PHONE} px wide`, () => walletScreens(LARGER_PHONE));
-
   if (!tvKeyboardAndMotion) return;
   describe(`at ${TV} px wide`, () => {
     it('the event leaderboard: boards stacked on a phone, side by side on a screen, names whole', () =>
-      eventLeaderboardFits(TV));
+      eventLeaderboardFits([TV]));
   });
 
   it('shows a focus ring on everything the keyboard reaches', async () => {
-    const page = await open(DESKTOP);
+    const { page } = await openAt([DESKTOP]);
     for (const [path, ready, least] of [
       ['/lolgram', page.getByRole('article').first(), 10],
       ['/play', page.getByTestId('tap-character'), 5],
