@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 
 const CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 export const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
@@ -106,8 +112,25 @@ export const WITHOUT_SERVICE_WORKER: BrowserContextOptions = { serviceWorkers: '
  * Where a screenshot goes: a JPEG, which Playwright infers from the name. Encoding a full page as
  * PNG took about a tenth of the layout suite's CPU; a JPEG shows a layout as well, for less.
  */
-export function screenshotPath(name: string): string {
+function screenshotPath(name: string): string {
   return path.join(SCREENSHOTS, `${name}.jpg`);
+}
+
+/**
+ * Whether the suites keep screenshots of what they check, for a person to look at
+ * (`E2E_SCREENSHOTS=1 npm test`, in test-results/screenshots). Nobody looks at them in an ordinary
+ * run, where they took about a quarter of the layout suite's CPU.
+ */
+export const SCREENSHOTS_WANTED = Boolean(process.env.E2E_SCREENSHOTS);
+
+/** A screenshot of the page or element as `name`, when screenshots are wanted. */
+export async function shoot(
+  target: Pick<Page, 'screenshot'> | Pick<Locator, 'screenshot'>,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (!SCREENSHOTS_WANTED) return;
+  await target.screenshot({ path: screenshotPath(name), ...options });
 }
 
 /** The built file of each source the vite manifest knows (entries and lazy chunks), by its path. */

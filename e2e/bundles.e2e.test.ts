@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, chunkOf, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, chunkOf, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 
 const executable = chromiumPath();
 const DIST = fileURLToPath(new URL('../frontend/dist/', import.meta.url));
@@ -120,7 +120,7 @@ describe.runIf(executable)('pages load only the code they use', () => {
     // The game screen is up: the welcome dialog of a first visit, and the leaderboard behind it.
     await until(() => page.getByRole('button', { name: 'Start Playing!' }).isVisible()).toBe(true);
     await until(() => page.getByText('No players yet!').isVisible()).toBe(true);
-    await page.screenshot({ path: screenshotPath('bundles-play') });
+    await shoot(page, 'bundles-play');
     expect(holding(scripts, ZOD)).toEqual([]);
     expect(holding(scripts, WALLET)).toEqual([]);
     expect([...scripts.keys()]).not.toContain(lolgramChunk);

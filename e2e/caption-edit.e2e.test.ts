@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { post, signIn, upload, viewportOptions } from './seed';
 import { contextsClosedAfterEach, until } from './setup';
 
@@ -83,7 +83,7 @@ describe.runIf(executable)('an edited caption in a browser', () => {
         await editTo('the typo caption, fixed');
         await until(() => card.getByText('the typo caption, fixed').isVisible()).toBe(true);
         await until(() => status.textContent()).toMatch(/^Checking your edit/);
-        await page.screenshot({ path: screenshotPath(`caption-edit-checking-${width}`) });
+        await shoot(page, `caption-edit-checking-${width}`);
         expect(await publicCaption(id)).toBe('teh typo caption');
       } finally {
         await holder.query('COMMIT');
@@ -104,7 +104,7 @@ describe.runIf(executable)('an edited caption in a browser', () => {
       );
       expect(await card.getByText(PROFANE).isVisible()).toBe(true);
       expect(await publicCaption(id)).toBe('the typo caption, fixed');
-      await page.screenshot({ path: screenshotPath(`caption-edit-held-${width}`) });
+      await shoot(page, `caption-edit-held-${width}`);
     });
   }
 });

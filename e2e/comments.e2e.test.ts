@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { expectNoViolations } from './axe';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, post, signIn, upload, viewportOptions } from './seed';
 import { contextsClosedAfterEach, until } from './setup';
 
@@ -64,7 +64,7 @@ describe.runIf(executable)('LOLGram comments in a browser', () => {
         return res.status;
       }).toBe(200);
       const shot = (name: string, page: Page) =>
-        page.screenshot({ path: screenshotPath(`comments-${name}-${width}`), fullPage: true });
+        shoot(page, `comments-${name}-${width}`, { fullPage: true });
 
       // The card's comment button opens the post's page with the comment box focused.
       const fan = await open(width, commenter.username);
@@ -95,7 +95,7 @@ describe.runIf(executable)('LOLGram comments in a browser', () => {
       await fan.goto(`${server.url}/lolgram`);
       const feedCard = fan.getByRole('article', { name: `Post by ${author.username}` });
       await until(() => feedCard.getByText('first!').isVisible()).toBe(true);
-      await feedCard.screenshot({ path: screenshotPath(`comments-card-${width}`) });
+      await shoot(feedCard, `comments-card-${width}`);
       await feedCard.getByRole('link', { name: 'View all 2 comments' }).click();
       await until(() => first.isVisible()).toBe(true);
 

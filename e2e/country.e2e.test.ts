@@ -1,17 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { expectNoViolations } from './axe';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { viewportOptions } from './seed';
 import { tapFast, until } from './setup';
 
 const executable = chromiumPath();
-/** Where the screenshots of this screen are also kept for a person to look at. */
-const SHOTS = process.env.COUNTRY_SHOTS_DIR;
 
 /** Each width's player: the country they start in, the one they move to, a third to try after. */
 const PLAYERS = {
@@ -32,13 +28,7 @@ describe.runIf(executable)('changing the country on /play', () => {
     await server?.stop();
   });
 
-  async function shot(page: Page, name: string) {
-    await page.screenshot({ path: screenshotPath(name) });
-    if (SHOTS) {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      fs.copyFileSync(screenshotPath(name), path.join(SHOTS, path.basename(screenshotPath(name))));
-    }
-  }
+  const shot = (page: Page, name: string) => shoot(page, name);
 
   /** A new player of `country` made in the welcome dialog, with `taps` taps counted. */
   async function newPlayer(width: number, country: string, taps: number): Promise<Page> {

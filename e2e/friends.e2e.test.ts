@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { expectNoViolations } from './axe';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, post, signIn, viewportOptions } from './seed';
 import { tapFast, until } from './setup';
 
@@ -97,8 +97,8 @@ describe.runIf(executable)('friends and invite links in a browser', () => {
       await until(() => card.getByTestId('invitation-state').textContent()).toBe('Playing');
       await expectNoViolations(host, `the friends board at ${width}px`);
       await host.evaluate(() => window.scrollTo(0, 0));
-      await host.screenshot({ path: screenshotPath(`friends-host-${width}`), fullPage: true });
-      await guest.screenshot({ path: screenshotPath(`friends-guest-${width}`), fullPage: true });
+      await shoot(host, `friends-host-${width}`, { fullPage: true });
+      await shoot(guest, `friends-guest-${width}`, { fullPage: true });
       await guestContext.close();
       await hostContext.close();
     },
@@ -152,7 +152,7 @@ describe.runIf(executable)('friends and invite links in a browser', () => {
       expect(await section.textContent()).toContain('Invited 3: 0 bonuses paid, 0 cancelled.');
       await expectNoViolations(page, `an inviter's invitations at ${width}px`);
       await section.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: screenshotPath(`friends-operator-${width}`) });
+      await shoot(page, `friends-operator-${width}`);
       await context.close();
     },
   );

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 
 const executable = chromiumPath();
 
@@ -69,7 +69,7 @@ describe.runIf(executable)('the game in a browser', () => {
     await page.getByTestId('tap-character').focus();
     await page.keyboard.press('Space');
     await expect.poll(() => page.getByTestId('stat-Session').textContent()).toBe('11');
-    await page.screenshot({ path: screenshotPath('game-after-taps'), fullPage: true });
+    await shoot(page, 'game-after-taps', { fullPage: true });
 
     // An event screen in another browser sees the next taps without reloading.
     const screen = await (
@@ -84,7 +84,7 @@ describe.runIf(executable)('the game in a browser', () => {
     await expect.poll(() => screen.getByRole('status').textContent()).toContain('Live');
     await tapTimes(page, 4);
     await expect.poll(() => row.textContent()).toContain('15');
-    await screen.screenshot({ path: screenshotPath('event-leaderboard') });
+    await shoot(screen, 'event-leaderboard');
 
     // A reload keeps the player: the stored id loads it and opens a new session.
     await page.reload();
@@ -99,7 +99,7 @@ describe.runIf(executable)('the game in a browser', () => {
     await expect
       .poll(() => page.getByRole('link', { name: 'Play the game' }).isVisible())
       .toBe(true);
-    await page.screenshot({ path: screenshotPath('landing') });
+    await shoot(page, 'landing');
     await page.goto(`${server.url}/no/such/page`);
     await expect
       .poll(() => page.getByRole('heading', { name: 'Page Not Found' }).isVisible())

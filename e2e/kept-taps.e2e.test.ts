@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { viewportOptions } from './seed';
 import { offlineAndOutOfEnergy, outOfEnergy, seededSuite, tapFast, until } from './setup';
 
@@ -171,15 +169,7 @@ describe.runIf(executable)(
       return ((await res.json()) as { totalTaps: number }).totalTaps;
     };
     const status = (page: Page) => page.getByTestId('tap-status');
-    const shot = async (page: Page, name: string) => {
-      const file = screenshotPath(name);
-      await page.screenshot({ path: file, fullPage: false });
-      const copies = process.env.SHOTS_DIR;
-      if (copies) {
-        fs.mkdirSync(copies, { recursive: true });
-        fs.copyFileSync(file, path.join(copies, path.basename(file)));
-      }
-    };
+    const shot = (page: Page, name: string) => shoot(page, name);
 
     it('keeps the taps made with the connection dropped, says so, and counts each once it is back', async () => {
       const player = await newPlayer(360);

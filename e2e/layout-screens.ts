@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { expectNoViolations } from './axe';
-import { chromiumPath, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { photo } from './seed';
 import { adminTabs, offlineAndOutOfEnergy, seededSuite, until } from './setup';
 
@@ -80,7 +80,7 @@ async function expectFits(
       .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`.slice(0, 120));
     return { scrollWidth: document.documentElement.scrollWidth, culprits };
   }, width);
-  await page.screenshot({ path: screenshotPath(`layout-${shot}-${width}`), fullPage });
+  await shoot(page, `layout-${shot}-${width}`, { fullPage });
   expect(
     scrollWidth,
     `${shot} is ${scrollWidth} px wide: ${culprits.join(' | ')}`,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath } from './browser';
+import { chromiumPath, launch, shoot } from './browser';
 import { newAdmin, photo, post, signIn } from './seed';
 import { contextsClosedAfterEach, until } from './setup';
 
@@ -74,7 +74,7 @@ describe.runIf(executable)('a moderation decision reaches the author live', () =
       .getByRole('listitem')
       .filter({ has: page.getByAltText(caption) });
     await until(() => tile.getByText('Under review').isVisible()).toBe(true);
-    await page.screenshot({ path: screenshotPath('live-held') });
+    await shoot(page, 'live-held');
     // Whatever shows from here on came without a reload of this page.
     await page.evaluate(() => Object.assign(window, { stayed: true }));
 
@@ -90,6 +90,6 @@ describe.runIf(executable)('a moderation decision reaches the author live', () =
     await until(() => tile.getByText('Under review').count()).toBe(0);
     expect(await tile.getByAltText(caption).isVisible()).toBe(true);
     expect(await page.evaluate(() => 'stayed' in window)).toBe(true);
-    await page.screenshot({ path: screenshotPath('live-approved') });
+    await shoot(page, 'live-approved');
   });
 });

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { TestWallet } from '../backend/test/lolgram/builders';
-import { chromiumPath, chunkOf, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, chunkOf, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { PHONE_HEIGHT, photo, post, upload, viewportOptions } from './seed';
 import { contextsClosedAfterEach, until } from './setup';
 
@@ -149,7 +149,7 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     return context.newPage();
   };
   const shot = (page: Page, name: string) =>
-    page.screenshot({ path: screenshotPath(`lolgram-edges-${name}`), fullPage: true });
+    shoot(page, `lolgram-edges-${name}`, { fullPage: true });
 
   it('opens the sign-in dialog on "Join LOLGram" for a first visit, on "Welcome Back!" after a sign-in here', async () => {
     const page = await open(360);
@@ -206,12 +206,12 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
       expect(await overlap(toggle, heading)).toBe(false);
       expect(await wholeOnScreen(count)).toBe(true);
       await toBottom(page);
-      await page.screenshot({ path: screenshotPath(`lolgram-edges-own-post-${width}`) });
+      await shoot(page, `lolgram-edges-own-post-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(await overlap(toggle, count)).toBe(false);
     await toBottom(page);
-    await page.screenshot({ path: screenshotPath('lolgram-edges-own-post-1280') });
+    await shoot(page, 'lolgram-edges-own-post-1280');
   });
 
   it("shows a wallet user's whole name beside the Mint NFT pill in the feed (320, 360 px)", async () => {
@@ -228,13 +228,13 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
       await until(() => wholeOnScreen(name)).toBe(true);
       expect(await overlap(name, pill)).toBe(false);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
-      await card.screenshot({ path: screenshotPath(`lolgram-edges-mint-${width}`) });
+      await shoot(card, `lolgram-edges-mint-${width}`);
     }
     // Where there is room, the pill says what it is.
     await page.setViewportSize({ width: 1280, height: 800 });
     await until(() => pill.getByText('Mint NFT').isVisible()).toBe(true);
     expect(await wholeOnScreen(name)).toBe(true);
-    await card.screenshot({ path: screenshotPath('lolgram-edges-mint-1280') });
+    await shoot(card, 'lolgram-edges-mint-1280');
   });
 
   it('opens the create-post dialog from "Your story", and the sign-in dialog for a visitor', async () => {
@@ -304,7 +304,7 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
     const card = page.getByRole('article', { name: `Post by ${alice.username}` });
     await until(() => card.getByText('1 LOL', { exact: true }).isVisible()).toBe(true);
     await until(() => card.getByRole('link', { name: 'View 1 comment' }).isVisible()).toBe(true);
-    await card.screenshot({ path: screenshotPath('lolgram-edges-card-360') });
+    await shoot(card, 'lolgram-edges-card-360');
 
     // Bob unfollows: his follow leaves her notifications, as it leaves her count.
     await call(bob, 'DELETE', `/api/lolgram/users/${alice.id}/follow`, { followerId: bob.id });
@@ -360,10 +360,10 @@ describe.runIf(executable)('LOLGram on a phone, at its edges', () => {
       'Comments1 comment',
     );
     await toBottom(page);
-    await page.screenshot({ path: screenshotPath('lolgram-edges-blocked-thread-360') });
+    await shoot(page, 'lolgram-edges-blocked-thread-360');
     await page.setViewportSize({ width: 1280, height: 800 });
     await toBottom(page);
-    await page.screenshot({ path: screenshotPath('lolgram-edges-blocked-thread-1280') });
+    await shoot(page, 'lolgram-edges-blocked-thread-1280');
     await page.setViewportSize({ width: 360, height: PHONE_HEIGHT });
 
     await page.goto('/lolgram');

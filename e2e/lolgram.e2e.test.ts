@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, startTestServer, type TestServer } from '../backend/test-support';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { contextsClosedAfterEach } from './setup';
 
@@ -85,7 +85,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await expect
       .poll(() => dialog.getByLabel('Username').evaluate((el) => el === document.activeElement))
       .toBe(true);
-    await page.screenshot({ path: screenshotPath('lolgram-signin-typo-360') });
+    await shoot(page, 'lolgram-signin-typo-360');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     await question.waitFor();
@@ -104,7 +104,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
       .setInputFiles({ name: 'meme.png', mimeType: 'image/png', buffer: await photo() });
     const crop = page.getByRole('dialog', { name: 'Crop Your Photo' });
     await expect.poll(() => crop.isVisible()).toBe(true);
-    await page.screenshot({ path: screenshotPath('lolgram-crop') });
+    await shoot(page, 'lolgram-crop');
     await crop.getByRole('button', { name: 'Use Photo' }).click();
     await page.getByLabel('Caption').fill(caption);
     await page.getByRole('button', { name: 'Share' }).click();
@@ -116,7 +116,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await expect
       .poll(() => card.getByRole('button', { name: 'Remove LOL' }).isVisible())
       .toBe(true);
-    await page.screenshot({ path: screenshotPath('lolgram-feed') });
+    await shoot(page, 'lolgram-feed');
 
     await page.getByRole('tab', { name: 'Explore' }).click();
     const thumbnail = page.getByRole('img', { name: caption });
@@ -146,7 +146,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
         { timeout: 10_000 },
       )
       .toMatch(/\/api\/lolgram\/images\/avatars\//);
-    await page.screenshot({ path: screenshotPath('lolgram-profile'), fullPage: true });
+    await shoot(page, 'lolgram-profile', { fullPage: true });
   });
 
   it('follows from a second account and sees the counts; a missing user shows User Not Found', async () => {
@@ -170,7 +170,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
           .isVisible(),
       )
       .toBe(true);
-    await page.screenshot({ path: screenshotPath('lolgram-public-profile') });
+    await shoot(page, 'lolgram-public-profile');
 
     await page.goto(`${server.url}/lolgram/nobody_${Date.now().toString(36)}`);
     await expect.poll(() => page.getByText('User Not Found').first().isVisible()).toBe(true);
@@ -194,9 +194,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await expect
       .poll(() => page.getByText(username).first().isVisible(), { timeout: 20_000 })
       .toBe(true);
-    await page.screenshot({
-      path: screenshotPath(`lolgram-wallet-${signIn ? 'sign-in' : 'message'}`),
-    });
+    await shoot(page, `lolgram-wallet-${signIn ? 'sign-in' : 'message'}`);
     const me = await page.evaluate(async () => (await fetch('/api/lolgram/users/me')).json());
     expect(me).toMatchObject({ username, walletAddress: address });
 
@@ -247,7 +245,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
       await expect
         .poll(() => chooser.evaluate((node) => node.contains(document.activeElement)))
         .toBe(true);
-      await page.screenshot({ path: screenshotPath(`lolgram-wallet-chooser-${input}`) });
+      await shoot(page, `lolgram-wallet-chooser-${input}`);
       await page.keyboard.press('Escape');
       await expect.poll(() => chooser.count()).toBe(0);
       expect(await auth.isVisible()).toBe(true);
@@ -303,7 +301,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
       .toBeGreaterThan(0);
     expect(await shared.getByText(/^\d+ LOLs?$/).isVisible()).toBe(true);
     expect(await shared.getByRole('button', { name: 'LOL' }).isVisible()).toBe(true);
-    await visitor.screenshot({ path: screenshotPath('lolgram-post-view') });
+    await shoot(visitor, 'lolgram-post-view');
 
     // An address that is no post id is a 404, and the page says the post is not there.
     const wrong = await visitor.goto(`${server.url}/lolgram/p/not-a-post`);
@@ -337,7 +335,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
 
     await card.getByRole('button', { name: 'Share' }).click();
     await expect.poll(() => page.getByText('Link copied').first().isVisible()).toBe(true);
-    await page.screenshot({ path: screenshotPath('lolgram-link-copied') });
+    await shoot(page, 'lolgram-link-copied');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toMatch(new RegExp(`^${server.url}/lolgram/p/[0-9a-f-]{36}$`));
 
@@ -347,7 +345,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
       .getByRole('tabpanel', { name: 'Saved' })
       .getByRole('link', { name: new RegExp(`^${caption}`) });
     await expect.poll(() => tile.getAttribute('href')).toBe(new URL(copied).pathname);
-    await page.screenshot({ path: screenshotPath('lolgram-saved-grid') });
+    await shoot(page, 'lolgram-saved-grid');
   });
 
   it('blocks a follower from their profile: the follows end both ways and a new one is refused', async () => {
@@ -377,7 +375,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     // Neither follows the other any more: the pest's counts are 0 both ways.
     await expect.poll(() => owner.getByTestId('stat-followers').textContent()).toBe('0');
     expect(await owner.getByTestId('stat-following').textContent()).toBe('0');
-    await owner.screenshot({ path: screenshotPath('lolgram-blocked-profile') });
+    await shoot(owner, 'lolgram-blocked-profile');
 
     // The pest is told nothing; their follow is gone, and a new one is refused discreetly.
     await pest.reload();
@@ -388,7 +386,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
       .poll(() => pest.getByText("You can't follow this account").first().isVisible())
       .toBe(true);
     expect(await pest.getByText(/block/i).count()).toBe(0);
-    await pest.screenshot({ path: screenshotPath('lolgram-follow-refused') });
+    await shoot(pest, 'lolgram-follow-refused');
 
     await owner.goto(`${server.url}/lolgram?tab=profile`);
     await owner.getByRole('tab', { name: 'Blocked' }).click();
@@ -434,7 +432,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await card.getByRole('button', { name: 'Post options' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete this post?' });
-    await page.screenshot({ path: screenshotPath('lolgram-delete-post') });
+    await shoot(page, 'lolgram-delete-post');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     // Opened from its address, the page goes back to LOLGram, where the post is no more.
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe('/lolgram');
@@ -452,7 +450,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await card.getByRole('button', { name: 'Post options' }).click();
     await reporter.getByRole('menuitem', { name: 'Report' }).click();
     await reporter.getByRole('dialog').getByLabel('offensive').check();
-    await reporter.screenshot({ path: screenshotPath('lolgram-report') });
+    await shoot(reporter, 'lolgram-report');
     await reporter.getByRole('dialog').getByRole('button', { name: 'Report' }).click();
     await expect
       .poll(() => reporter.getByText('Thanks for reporting').first().isVisible())
@@ -475,7 +473,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await admin.getByRole('tab', { name: 'Content Moderation' }).click();
     const item = admin.getByTestId('queue-item').filter({ hasText: caption });
     await expect.poll(() => item.isVisible()).toBe(true);
-    await admin.screenshot({ path: screenshotPath('admin-queue'), fullPage: true });
+    await shoot(admin, 'admin-queue', { fullPage: true });
     await item.getByRole('button', { name: 'Reject' }).click();
     // Rejecting asks first.
     const confirmReject = admin.getByRole('dialog', { name: 'Reject this post?' });
@@ -499,7 +497,7 @@ describe.runIf(executable)('LOLGram and its moderation in a browser', () => {
     await expect
       .poll(() => outsider.getByRole('heading', { name: 'Admins only' }).isVisible())
       .toBe(true);
-    await outsider.screenshot({ path: screenshotPath('admin-outsider') });
+    await shoot(outsider, 'admin-outsider');
     // Its full image and thumbnail are no longer served either.
     const statuses = await reporter.evaluate(
       // no-store: what the server answers now, not the copy this browser kept of the feed.

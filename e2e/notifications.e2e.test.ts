@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { spawnServer, type ServerProcess } from '../backend/test-support/process';
 import { TEST_REDIS_URL } from '../backend/test-support/services';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { photo, post, signIn, viewportOptions } from './seed';
 import { contextsClosedAfterEach, until } from './setup';
 
@@ -110,7 +110,7 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
     // Told once the comment's automatic check has made it public.
     await until(() => bell.getAttribute('aria-label')).toBe('Notifications, 3 unread');
     expect(await page.evaluate(() => 'stayed' in window)).toBe(true);
-    await page.screenshot({ path: screenshotPath('notifications-bell-360') });
+    await shoot(page, 'notifications-bell-360');
 
     // Opening the list shows both, newest first, and marks them read.
     await bell.click();
@@ -128,10 +128,10 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
       'true',
       'true',
     ]);
-    await page.screenshot({ path: screenshotPath('notifications-list-360') });
+    await shoot(page, 'notifications-list-360');
     await expectNoViolations(page, 'the notifications list at 360 px');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.screenshot({ path: screenshotPath('notifications-list-1280') });
+    await shoot(page, 'notifications-list-1280');
     await expectNoViolations(page, 'the notifications list at 1280 px');
 
     // The keyboard closes it and gives the focus back to the bell; the post's item leads to it.
@@ -146,7 +146,7 @@ describe.runIf(executable)('notifications reach the bell live, across processes'
     await fanPage.goto(`${b.url}/lolgram`);
     await fanPage.getByTestId('notification-bell').click();
     await fanPage.getByText('No notifications yet').waitFor();
-    await fanPage.screenshot({ path: screenshotPath('notifications-empty-1280') });
+    await shoot(fanPage, 'notifications-empty-1280');
     await expectNoViolations(fanPage, 'the empty notifications list at 1280 px');
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { freePort } from '../backend/test-support/process';
 import { createScratchDatabase } from '../backend/test-support/services';
-import { chromiumPath, launch, screenshotPath } from './browser';
+import { chromiumPath, launch, shoot } from './browser';
 import { viewportOptions } from './seed';
 import { contextsClosedAfterEach, until } from './setup';
 
@@ -123,14 +123,14 @@ describe.runIf(executable)('the game opened while its server cannot be reached',
     expect(await status(page).getAttribute('data-waiting')).toBe('13');
     // No welcome dialog came over the game meanwhile.
     expect(await page.getByRole('dialog').count()).toBe(0);
-    await page.screenshot({ path: screenshotPath('game-opened-server-down-360') });
+    await shoot(page, 'game-opened-server-down-360');
 
     await start();
     await until(() => serverTotal(userId)).toBe(13);
     await until(() => status(page).getAttribute('data-state')).toBe('synced');
     expect(await tile(page, 'Total Taps')).toBe('13');
     expect(await page.getByRole('dialog').count()).toBe(0);
-    await page.screenshot({ path: screenshotPath('game-opened-server-back-360') });
+    await shoot(page, 'game-opened-server-back-360');
   });
 
   it('opened offline after a sync, shows what the device last knew, as of when, never lower, and no false synced', async () => {
@@ -174,7 +174,7 @@ describe.runIf(executable)('the game opened while its server cannot be reached',
     expect(await asOf.textContent()).toMatch(/^Figures as of /);
     const when = Date.parse((await asOf.locator('time').getAttribute('datetime'))!);
     expect(Date.now() - when).toBeLessThan(10 * 60_000);
-    await page.screenshot({ path: screenshotPath('game-reloaded-offline-360') });
+    await shoot(page, 'game-reloaded-offline-360');
     // A tap offline is counted on the screen and waits; the line still says offline, not synced.
     await tap(page);
     await until(() => status(page).getAttribute('data-waiting')).toBe('1');

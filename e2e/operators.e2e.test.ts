@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { connectGame, sendTaps } from '../backend/test/game/socket-client';
 import { expectNoViolations } from './axe';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, post, signIn, viewportOptions } from './seed';
 import { contextsClosedAfterEach, until } from './setup';
 
@@ -196,7 +196,7 @@ describe.runIf(executable)('game operators in a browser', () => {
     // The rows are the answer to this sort, not the last one's kept on show meanwhile.
     const busy = desk.getByRole('tabpanel', { name: 'Players' }).locator('[aria-busy="true"]');
     await until(() => busy.count()).toBe(0);
-    await desk.screenshot({ path: screenshotPath('operators-players-1280'), fullPage: true });
+    await shoot(desk, 'operators-players-1280', { fullPage: true });
 
     // The player's page: the reason, and the charts with their text alternative.
     await firstListed(desk).click();
@@ -206,7 +206,7 @@ describe.runIf(executable)('game operators in a browser', () => {
     ).toBe(true);
     await until(() => desk.getByText(CADENCE_REASON).isVisible()).toBe(true);
     await expectCharts(desk);
-    await desk.screenshot({ path: screenshotPath('operators-player-1280'), fullPage: true });
+    await shoot(desk, 'operators-player-1280', { fullPage: true });
     await phoneViews(await desk.context().storageState(), bot.userId);
 
     // Freeze, with a reason, through the dialog.
@@ -217,7 +217,7 @@ describe.runIf(executable)('game operators in a browser', () => {
     await dialog.getByRole('button', { name: 'Freeze player' }).click();
     await until(() => dialog.getByRole('alert').textContent()).toBe('Give a reason');
     await dialog.getByLabel('Reason').fill(FREEZE_REASON);
-    await desk.screenshot({ path: screenshotPath('operators-freeze-dialog-1280') });
+    await shoot(desk, 'operators-freeze-dialog-1280');
     await dialog.getByRole('button', { name: 'Freeze player' }).click();
     await until(() => dialog.count()).toBe(0);
     const note = desk.getByTestId('frozen-note');
@@ -228,7 +228,7 @@ describe.runIf(executable)('game operators in a browser', () => {
     await until(() =>
       desk.getByText(`@${admin} froze this player: ${FREEZE_REASON}`).isVisible(),
     ).toBe(true);
-    await desk.screenshot({ path: screenshotPath('operators-player-frozen-1280'), fullPage: true });
+    await shoot(desk, 'operators-player-frozen-1280', { fullPage: true });
 
     // The event screen, loaded again, lists the people and no longer the script.
     await screen.reload();
@@ -240,7 +240,7 @@ describe.runIf(executable)('game operators in a browser', () => {
     expect(await botRow.count()).toBe(0);
     // Nor does its country's total (only the script played from there).
     expect(await screen.getByText('Netherlands').count()).toBe(0);
-    await screen.screenshot({ path: screenshotPath('operators-leaderboard-after-freeze') });
+    await shoot(screen, 'operators-leaderboard-after-freeze');
 
     // The frozen player's own game screen says so as it loads, before any tap.
     const game = await botContext.newPage();
@@ -250,7 +250,7 @@ describe.runIf(executable)('game operators in a browser', () => {
     await until(() => frozen.isVisible()).toBe(true);
     expect(await frozen.getByText('This player is frozen').isVisible()).toBe(true);
     expect(await game.getByTestId('stat-Rank').textContent()).toBe('—');
-    await game.screenshot({ path: screenshotPath('operators-frozen-play-360'), fullPage: true });
+    await shoot(game, 'operators-frozen-play-360', { fullPage: true });
   });
 
   it.each([320, 360, 1280])(
@@ -321,7 +321,7 @@ describe.runIf(executable)('game operators in a browser', () => {
       expect(rows.join()).not.toContain(friend.username);
       await expectNoViolations(page, `shared timing evidence at ${width}px`);
       await timing.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: screenshotPath(`operators-shared-timing-${width}`) });
+      await shoot(page, `operators-shared-timing-${width}`);
       await timing.getByRole('link', { name: `@${bots[0].username}` }).click();
       await until(() => new URL(page.url()).pathname).toBe(`/admin/players/${bots[0].userId}`);
     },
@@ -359,10 +359,10 @@ describe.runIf(executable)('game operators in a browser', () => {
     // The table is in the page too, hidden on a phone: the card's reason is the one in sight.
     const reason = page.getByText(CADENCE_REASON).filter({ visible: true });
     await until(() => reason.count()).toBe(1);
-    await page.screenshot({ path: screenshotPath('operators-players-360'), fullPage: true });
+    await shoot(page, 'operators-players-360', { fullPage: true });
     await page.goto(`/admin/players/${id}`);
     await until(() => page.getByText(CADENCE_REASON).isVisible()).toBe(true);
     await expectCharts(page);
-    await page.screenshot({ path: screenshotPath('operators-player-360'), fullPage: true });
+    await shoot(page, 'operators-player-360', { fullPage: true });
   }
 });

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { CDPSession, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { chromiumPath, screenshotPath } from './browser';
+import { chromiumPath, shoot } from './browser';
 import { MEMBER_COUNTRY, PHONE_HEIGHT } from './seed';
 import { memberPlaying, seededSuite, until } from './setup';
 
@@ -91,7 +91,7 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
     for (const [path, shell] of SHELLS) {
       await page.goto(path);
       expect(await shell(page).isVisible(), path).toBe(true);
-      await page.screenshot({ path: screenshotPath(`phone-no-script-${path.slice(1) || 'home'}`) });
+      await shoot(page, `phone-no-script-${path.slice(1) || 'home'}`);
     }
   });
 
@@ -316,7 +316,7 @@ describe.runIf(executable)('the app on a phone: painted first, installable, offl
         ),
       ),
     ).toBe('failed');
-    await page.screenshot({ path: screenshotPath('phone-offline-play') });
+    await shoot(page, 'phone-offline-play');
 
     for (const [path, shell] of SHELLS.filter(([path]) => path !== '/play')) {
       await page.goto(path);

@@ -9,7 +9,7 @@ import {
   TEST_REDIS_URL,
   uniqueName,
 } from '../backend/test-support/services';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { contextsClosedAfterEach, until } from './setup';
 
 const executable = chromiumPath();
@@ -90,7 +90,7 @@ describe.runIf(executable && (await redisAnswers()))('a backend restarted under 
     server = undefined;
     await until(() => game.getByTestId('game-reconnecting').isVisible()).toBe(true);
     await until(() => screen.getByRole('status').textContent()).toContain('Reconnecting');
-    await game.screenshot({ path: screenshotPath('restart-game-reconnecting') });
+    await shoot(game, 'restart-game-reconnecting');
     // Taps made while no server answers are kept on the counters.
     await tapTimes(game, 3);
 
@@ -102,7 +102,7 @@ describe.runIf(executable && (await redisAnswers()))('a backend restarted under 
     // The event screen shows pushes again, the kept taps among them.
     await until(() => row.textContent()).toContain('10');
     await until(() => game.getByTestId('stat-Total Taps').textContent()).toBe('10');
-    await screen.screenshot({ path: screenshotPath('restart-event-screen') });
+    await shoot(screen, 'restart-event-screen');
 
     // The server's totals, and Postgres's once flushed: the taps made, each once.
     const res = await fetch(`${url}/api/leaderboard/users?limit=10`);

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { expectNoViolations } from './axe';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { viewportOptions } from './seed';
 import { tapFast, until } from './setup';
 
@@ -99,10 +99,7 @@ describe.runIf(executable)('a season ending in a browser', () => {
     }
     for (const player of players) {
       await expectNoViolations(player.page, `season boards at ${player.width}px`);
-      await player.page.screenshot({
-        path: screenshotPath(`season-boards-${player.width}`),
-        fullPage: true,
-      });
+      await shoot(player.page, `season-boards-${player.width}`, { fullPage: true });
     }
 
     // The season ends: the next one starts empty, under its own name, live.
@@ -132,7 +129,7 @@ describe.runIf(executable)('a season ending in a browser', () => {
         .poll(() => mine.textContent(), { timeout: 35_000 })
         .toMatch(new RegExp(`#${place} · ${taps} pts$`));
       await expectNoViolations(page, `past seasons at ${width}px`);
-      await page.screenshot({ path: screenshotPath(`past-seasons-${width}`) });
+      await shoot(page, `past-seasons-${width}`);
       await mine.click();
       const final = page.getByRole('list', { name: `${season}: final players` });
       await until(() =>
@@ -166,7 +163,7 @@ describe.runIf(executable)('the event screen in a browser', () => {
       const row = screen.getByTestId('board-row').filter({ hasText: name });
       await until(() => row.textContent()).toContain('4');
       await expectNoViolations(screen, `event screen at ${width}px`);
-      await screen.screenshot({ path: screenshotPath(`event-season-${width}`) });
+      await shoot(screen, `event-season-${width}`);
       // `?board=all` shows every point ever instead.
       await screen.goto('/leaderboard?board=all');
       await until(() => screen.getByText('All time').isVisible()).toBe(true);

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../backend/test-support';
 import { Keypair } from '@solana/web3.js';
 import { testWalletScript } from '../frontend/test/wallet/test-wallet';
 import { expectNoViolations } from './axe';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { newAdmin, photo, post, signIn, upload, viewportOptions } from './seed';
 import { contextsClosedAfterEach, until } from './setup';
 
@@ -119,7 +119,7 @@ describe.runIf(executable)('LOLGram settings and focus in a browser', () => {
     await until(async () => (await focused(page)).id).toBe('lolgram-account');
 
     const dialog = await openSettings(page);
-    await page.screenshot({ path: screenshotPath('settings-360') });
+    await shoot(page, 'settings-360');
     await expectNoViolations(page, 'the settings dialog at 360 px');
 
     // A wrong current password is said so, in the dialog.
@@ -129,7 +129,7 @@ describe.runIf(executable)('LOLGram settings and focus in a browser', () => {
     await until(() => dialog.getByRole('alert').textContent()).toBe(
       'The current password is not right',
     );
-    await page.screenshot({ path: screenshotPath('settings-360-wrong-password') });
+    await shoot(page, 'settings-360-wrong-password');
 
     // The right one: the phone signed in before (the sign-up's session) is signed out.
     expect(await meStatus(me.cookie)).toBe(200);
@@ -160,7 +160,7 @@ describe.runIf(executable)('LOLGram settings and focus in a browser', () => {
     // Delete the account, confirmed by the (new) password.
     await again.getByRole('button', { name: 'Delete account…' }).click();
     await again.getByLabel('Password to confirm').fill('a brand new secret');
-    await page.screenshot({ path: screenshotPath('settings-360-delete') });
+    await shoot(page, 'settings-360-delete');
     // The other sessions end first and say so at once: the page may show the signed-out header
     // before the erasure behind the answer has finished.
     const erased = page.waitForResponse(
@@ -205,7 +205,7 @@ describe.runIf(executable)('LOLGram settings and focus in a browser', () => {
     await until(() => dialog.getByText(/^Linked:/).textContent()).toBe(
       `Linked: ${address.slice(0, 4)}…${address.slice(-4)}`,
     );
-    await page.screenshot({ path: screenshotPath('settings-360-wallet-linked') });
+    await shoot(page, 'settings-360-wallet-linked');
     const settings = await page.evaluate(async () =>
       (await fetch('/api/lolgram/users/me/settings')).json(),
     );
@@ -225,7 +225,7 @@ describe.runIf(executable)('LOLGram settings and focus in a browser', () => {
       const page = await open(width);
       await signIn(page, server.url, me.username);
       const dialog = await openSettings(page);
-      await page.screenshot({ path: screenshotPath(`settings-${width}`) });
+      await shoot(page, `settings-${width}`);
       const box = await dialog.boundingBox();
       expect(box!.x).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width).toBeLessThanOrEqual(width);

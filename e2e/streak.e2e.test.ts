@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { expectNoViolations } from './axe';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { viewportOptions } from './seed';
 import { tapFast, until } from './setup';
 
@@ -55,7 +55,7 @@ describe.runIf(executable)('the daily streak in a browser', () => {
       await until(() => claim.isEnabled()).toBe(true);
       expect(await claim.textContent()).toBe('Claim +10');
       await expectNoViolations(page, `streak ready to claim at ${width}px`);
-      await page.screenshot({ path: screenshotPath(`streak-ready-${width}`), fullPage: true });
+      await shoot(page, `streak-ready-${width}`, { fullPage: true });
 
       // A second tab of the same player, open before the claim.
       const other = await context.newPage();
@@ -71,7 +71,7 @@ describe.runIf(executable)('the daily streak in a browser', () => {
       await expectNoViolations(page, `streak claimed at ${width}px`);
       // The full page from its top: the fixed header in its place.
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: screenshotPath(`streak-claimed-${width}`), fullPage: true });
+      await shoot(page, `streak-claimed-${width}`, { fullPage: true });
 
       // The other tab's claim is refused with the server's reason, and it then shows the claim.
       await otherClaim.click();

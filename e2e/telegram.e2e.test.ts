@@ -10,7 +10,7 @@ import {
   type TelegramUser,
 } from '../backend/test-support/telegram';
 import { expectNoViolations } from './axe';
-import { chromiumPath, launch, screenshotPath, WITHOUT_SERVICE_WORKER } from './browser';
+import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { viewportOptions } from './seed';
 import { tapFast, until } from './setup';
 
@@ -126,7 +126,7 @@ describe.runIf(executable)('TapGram as a Telegram Mini App', () => {
     // The name is Telegram's: no username to type.
     expect(await page.getByLabel('Username', { exact: true }).count()).toBe(0);
     await expectNoViolations(page, 'Telegram first launch at 360px');
-    await page.screenshot({ path: screenshotPath('telegram-first-launch-360') });
+    await shoot(page, 'telegram-first-launch-360');
     await page.getByLabel('Country').selectOption('DE');
     await page.getByRole('button', { name: 'Start Playing!' }).click();
     await until(() => dialog.count()).toBe(0);
@@ -172,7 +172,7 @@ describe.runIf(executable)('TapGram as a Telegram Mini App', () => {
     await until(() => page.getByTestId('stat-Total Taps').textContent()).toContain('9');
     expect(await dialog.count()).toBe(0);
     expect(await storedPlayerId(page)).toBe(id);
-    await page.screenshot({ path: screenshotPath('telegram-play-360') });
+    await shoot(page, 'telegram-play-360');
 
     // Another screen has Telegram's Back button; the game hides it.
     await page.getByRole('link', { name: 'LOLGram' }).click();
@@ -224,7 +224,7 @@ describe.runIf(executable)('TapGram as a Telegram Mini App', () => {
     await tapFast(page, 2);
     await until(() => playerTotals(id)).toBe(2);
     expect(await storedPlayerId(page)).toBe(id);
-    await page.screenshot({ path: screenshotPath('telegram-play-desktop') });
+    await shoot(page, 'telegram-play-desktop');
     await context.close();
   });
 
@@ -270,7 +270,7 @@ describe.runIf(executable)('TapGram as a Telegram Mini App', () => {
     const startParam = new URL(href!).searchParams.get('startapp');
     expect(startParam).toMatch(/^link-/);
     await expectNoViolations(page, 'Telegram link card at 360px');
-    await page.screenshot({ path: screenshotPath('telegram-link-card-360'), fullPage: true });
+    await shoot(page, 'telegram-link-card-360', { fullPage: true });
 
     // Telegram opens the Mini App with the code: the launch plays as the web player, asked nothing.
     const telegram = await telegramContext();
@@ -343,7 +343,7 @@ describe.runIf(executable)('TapGram as a Telegram Mini App', () => {
     const opened = await lastCall(page, 'web_app_open_tg_link');
     expect(String(opened?.path_full)).toContain('/share/url?url=');
     expect(decodeURIComponent(String(opened?.path_full))).toContain(await link.inputValue());
-    await page.screenshot({ path: screenshotPath('telegram-invite-360'), fullPage: true });
+    await shoot(page, 'telegram-invite-360', { fullPage: true });
     await context.close();
   });
 
