@@ -12,7 +12,6 @@ const executable = chromiumPath();
 /** Each width's player: the country they start in, the one they move to, a third to try after. */
 const PLAYERS = {
   320: ['NO', 'SE', 'FI'],
-  360: ['FR', 'DE', 'IT'],
   1280: ['ES', 'PT', 'GR'],
 } as const;
 
@@ -62,7 +61,9 @@ describe.runIf(executable)('changing the country on /play', () => {
       ).map((row) => [row.country, row.totalPoints]),
     );
 
-  it.each([320, 360, 1280] as const)(
+  // 320 px stands for every phone: no style of /play's tiles or of the dialog tells it from 360 to
+  // 480 px, and the narrower overflows first (layout-phones checks the screens at 360 px as well).
+  it.each([320, 1280] as const)(
     'moves the player and their points to another country from the Country tile at %i px',
     async (width) => {
       const [from, to, third] = PLAYERS[width];

@@ -48,7 +48,9 @@ describe.runIf(executable)('friends and invite links in a browser', () => {
         ),
       );
 
-  it.each([320, 360, 1280])(
+  // 320 px stands for every phone: no style of the friends card tells it from 360 to 480 px, and
+  // the narrower overflows first (layout-phones checks /play at 360 px as well).
+  it.each([320, 1280])(
     'an invite link opened in a new browser makes a friend, whose taps the board shows live, at %i px',
     async (width) => {
       const suffix = `${width}_${Date.now().toString(36)}`;

@@ -253,7 +253,9 @@ describe.runIf(executable)('game operators in a browser', () => {
     await shoot(game, 'operators-frozen-play-360', { fullPage: true });
   });
 
-  it.each([320, 360, 1280])(
+  // 320 px stands for every phone: no style of a player's page tells it from 360 to 480 px, and the
+  // narrower overflows first (layout-phones checks the page at 360 px as well).
+  it.each([320, 1280])(
     "shows an inviter's invited players tapping to one script's rhythm, explained, at %i px",
     async (width) => {
       const stamp = `${width}${Date.now().toString(36).slice(-5)}`;
