@@ -10,7 +10,7 @@ import {
 } from 'playwright-core';
 
 const CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
-export const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
 const DIST = fileURLToPath(new URL('../frontend/dist/', import.meta.url));
 const WEB_INDEX = `${DIST}index.html`;
 
@@ -74,7 +74,7 @@ const STEADY_CARET = `{
 
 /** The system Chromium as the suites drive it: each context's pages keep a steady caret. */
 export async function launch(executablePath: string): Promise<Browser> {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  if (SCREENSHOTS_WANTED) fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const browser = await launchChromium(executablePath);
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
@@ -121,7 +121,7 @@ function screenshotPath(name: string): string {
  * (`E2E_SCREENSHOTS=1 npm test`, in test-results/screenshots). Nobody looks at them in an ordinary
  * run, where they took about a quarter of the layout suite's CPU.
  */
-export const SCREENSHOTS_WANTED = Boolean(process.env.E2E_SCREENSHOTS);
+const SCREENSHOTS_WANTED = Boolean(process.env.E2E_SCREENSHOTS);
 
 /** A screenshot of the page or element as `name`, when screenshots are wanted. */
 export async function shoot(

@@ -27,8 +27,6 @@ describe.runIf(executable)('changing the country on /play', () => {
     await server?.stop();
   });
 
-  const shot = (page: Page, name: string) => shoot(page, name);
-
   /** A new player of `country` made in the welcome dialog, with `taps` taps counted. */
   async function newPlayer(width: number, country: string, taps: number): Promise<Page> {
     const context = await browser.newContext({
@@ -81,7 +79,7 @@ describe.runIf(executable)('changing the country on /play', () => {
       expect(await dialog.textContent()).toContain('once every 30 days');
       await dialog.getByLabel('Country').selectOption(to);
       await expectNoViolations(page, `the country's change at ${width} px`);
-      await shot(page, `country-dialog-${width}`);
+      await shoot(page, `country-dialog-${width}`);
       if (width === 1280) await submit.click();
       else await submit.tap();
 
@@ -103,7 +101,7 @@ describe.runIf(executable)('changing the country on /play', () => {
             ).user.country,
         ),
       ).toBe(to);
-      await shot(page, `country-changed-${width}`);
+      await shoot(page, `country-changed-${width}`);
 
       // Again within the period: the server's refusal, naming when, in the dialog.
       await change.click();
@@ -115,7 +113,7 @@ describe.runIf(executable)('changing the country on /play', () => {
         /you can change it again on \d{4}-\d\d-\d\d at \d\d:\d\d UTC/,
       );
       await expectNoViolations(page, `the refused change at ${width} px`);
-      await shot(page, `country-refused-${width}`);
+      await shoot(page, `country-refused-${width}`);
 
       // Offline: it needs a connection, and says so.
       await page.context().setOffline(true);

@@ -169,12 +169,11 @@ describe.runIf(executable)(
       return ((await res.json()) as { totalTaps: number }).totalTaps;
     };
     const status = (page: Page) => page.getByTestId('tap-status');
-    const shot = (page: Page, name: string) => shoot(page, name);
 
     it('keeps the taps made with the connection dropped, says so, and counts each once it is back', async () => {
       const player = await newPlayer(360);
       const { page, context } = player;
-      await shot(page, 'taps-normal-360');
+      await shoot(page, 'taps-normal-360');
       player.channel.mode = 'down';
       await player.closeAll();
       await context.setOffline(true);
@@ -185,7 +184,7 @@ describe.runIf(executable)(
       expect(await page.getByTestId('stat-Total Taps').textContent()).toBe('10');
       // No error per tap: the one line says it all.
       expect(await page.getByText('Failed to register tap').count()).toBe(0);
-      await shot(page, 'taps-offline-360');
+      await shoot(page, 'taps-offline-360');
       expect(await serverTotal(player.userId)).toBe(0);
 
       player.channel.mode = 'pass';
@@ -193,7 +192,7 @@ describe.runIf(executable)(
       await until(() => status(page).getAttribute('data-state')).toBe('synced');
       expect(await serverTotal(player.userId)).toBe(10);
       expect(await page.getByTestId('stat-Total Taps').textContent()).toBe('10');
-      await shot(page, 'taps-synced-360');
+      await shoot(page, 'taps-synced-360');
       await context.close();
     });
 
@@ -259,13 +258,13 @@ describe.runIf(executable)(
       for (const width of [360, 1280]) {
         const player = await newPlayer(width);
         const { page } = player;
-        if (width === 1280) await shot(page, `taps-normal-${width}`);
+        if (width === 1280) await shoot(page, `taps-normal-${width}`);
         const gauge = page.getByRole('meter', { name: 'Tap energy' });
         expect(await gauge.getAttribute('aria-valuemax')).toBe('40');
         const stopTapping = await outOfEnergy(page);
         await until(() => gauge.getAttribute('aria-valuetext')).toMatch(/^Empty/);
         await until(() => page.getByTestId('energy-gauge').textContent()).toContain('Empty');
-        await shot(page, `taps-gauge-empty-${width}`);
+        await shoot(page, `taps-gauge-empty-${width}`);
         const tapped = await stopTapping();
         // The burst and what refilled while the taps went in, not every tap made.
         const tile = async () => Number(await page.getByTestId('stat-Total Taps').textContent());
@@ -282,14 +281,14 @@ describe.runIf(executable)(
           await until(() =>
             page.getByRole('meter', { name: 'Tap energy' }).getAttribute('aria-valuenow'),
           ).toBe('0');
-          await shot(page, `taps-offline-${width}`);
+          await shoot(page, `taps-offline-${width}`);
           await stop();
           await player.context.setOffline(false);
           await until(() => status(page).getAttribute('data-state')).toBe('synced');
           const total = Number(await page.getByTestId('stat-Total Taps').textContent());
           note(`synced: the screen counts ${total}`);
           await until(() => serverTotal(player.userId)).toBe(total);
-          await shot(page, `taps-synced-${width}`);
+          await shoot(page, `taps-synced-${width}`);
         }
         await player.context.close();
       }
@@ -313,7 +312,7 @@ describe.runIf(executable)(
         await until(() => page.getByTestId('game-frozen').isVisible()).toBe(true);
         expect(await page.getByTestId('stat-Rank').textContent()).toBe('—');
         expect(await page.getByTestId('tap-character').getAttribute('aria-disabled')).toBe('true');
-        await shot(page, `taps-frozen-${width}`);
+        await shoot(page, `taps-frozen-${width}`);
         // A tap (the character is aria-disabled: forced) is not counted.
         await page.getByTestId('tap-character').click({ force: true });
         expect(await page.getByTestId('stat-Total Taps').textContent()).toBe('0');
