@@ -22,8 +22,13 @@ export class RedisRebuilder {
     private readonly logger: Logger,
   ) {}
 
-  /** Resolves once Redis holds the counters and both sorted sets; one rebuild at a time. */
-  ensureReady(): Promise<void> {
+  /**
+   * Resolves once Redis holds the counters and both sorted sets; one rebuild at a time. A check
+   * already under way (each flush makes one) may have found Redis ready just before this caller
+   * found it emptied: it is waited for, and Redis is looked at again.
+   */
+  async ensureReady(): Promise<void> {
+    if (this.rebuilding) await this.rebuilding;
     this.rebuilding ??= this.rebuildIfEmpty().finally(() => {
       this.rebuilding = undefined;
     });
