@@ -24,6 +24,18 @@ export class RebuildRepository {
   }
 
   /**
+   * The generation Postgres follows, held for the caller's transaction: no Redis is rebuilt (its
+   * generation started) until it ends, so what the caller adds to a Redis of this generation is
+   * either read by that rebuild's flush or never in a Redis of an older one.
+   */
+  async heldRedisGeneration(): Promise<string> {
+    const { rows } = await this.db.query<{ generation: string }>(
+      'SELECT generation FROM game_redis_generation FOR SHARE',
+    );
+    return rows[0].generation;
+  }
+
+  /**
    * Starts a new Redis generation, before an emptied Redis is rebuilt from Postgres. It waits for
    * the flushes of the old generation under way (and a country change under way), and any later
    * one is not written. Answers the number of the last country change, from which the rebuilt

@@ -25,7 +25,8 @@ end
  * so the session batch numbers written with them say exactly which batches Postgres holds, and a
  * player's points in the seasons Redis holds add up with their all-time points.
  * Answers flat lists: users (id, points, taps, then their taps on the last two days they tapped:
- * day, taps, day, taps, '' for none), sessions (id, points, taps, seq), countries
+ * day, taps, day, taps, '' for none, then their unbatched taps and how many of them Postgres
+ * holds), sessions (id, points, taps, seq), countries
  * (country, points, taps), the generation of the counters, season scores (season, id,
  * points), and the number of the last country change the figures include.
  */
@@ -42,10 +43,10 @@ redis.call('SADD', KEYS[7], ARGV[1])
 local users, sessions, countries, seasonScores = {}, {}, {}, {}
 local seasons = redis.call('SMEMBERS', KEYS[11])
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
-  local v = redis.call('HMGET', ARGV[2] .. id, 'points', 'taps', 'day', 'dayTaps', 'prevDay', 'prevDayTaps')
+  local v = redis.call('HMGET', ARGV[2] .. id, 'points', 'taps', 'day', 'dayTaps', 'prevDay', 'prevDayTaps', 'unbatched', 'unbatchedWritten')
   if v[1] then
     users[#users + 1] = id
-    for j = 1, 6 do users[#users + 1] = v[j] or '' end
+    for j = 1, 8 do users[#users + 1] = v[j] or '' end
     for _, season in ipairs(seasons) do
       local points = redis.call('ZSCORE', ARGV[4] .. season .. ':users', id)
       if points then
@@ -100,6 +101,42 @@ return 1
 `;
 const DURABLE_STEP = 2000;
 
+/**
+ * KEYS: 1 generation, then the hashes of written players. ARGV: 1 the written figures'
+ * generation, then each player's unbatched taps written. Records how many of a player's unbatched
+ * taps Postgres holds (never backwards); nothing when Redis has been emptied since.
+ */
+const UNBATCHED_WRITTEN_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 2, #KEYS do
+  local written = tonumber(ARGV[i])
+  if (tonumber(redis.call('HGET', KEYS[i], 'unbatchedWritten')) or 0) < written then
+    redis.call('HSET', KEYS[i], 'unbatchedWritten', written)
+  end
+end
+return 1
+`;
+
+/**
+ * A player's taps that a refused flush could not write and that no client will send again
+ * (POST /api/tap's): the count of them this Redis had reached, and how far Postgres held it.
+ */
+export interface StrandedTaps {
+  userId: string;
+  /** The player's unbatched taps Postgres holds (the count's value at the last written flush). */
+  from: number;
+  /** The player's unbatched taps this Redis counted. */
+  to: number;
+  /** The UTC day (days since the epoch) of the player's last tap here. */
+  day: number;
+}
+
+/**
+ * Hands on the stranded taps of a flush that Postgres refused (the Redis's generation, and the
+ * players'), before the flush lets go of what it took: a crash in between takes them again.
+ */
+export type StrandedKeeper = (generation: string, taps: StrandedTaps[]) => Promise<void>;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     gameFlushTake(
@@ -107,6 +144,7 @@ declare module 'ioredis' {
     ): Result<[string[], string[], string[], string, string[], string], Context>;
     gameFlushReturn(...args: (string | number)[]): Result<number, Context>;
     gameFlushDurable(...args: (string | number)[]): Result<number, Context>;
+    gameFlushUnbatched(...args: (string | number)[]): Result<number, Context>;
   }
 }
 
@@ -132,10 +170,13 @@ export class RedisFlusher {
     private readonly k: GameKeys,
     /** Told of each flush that left Postgres holding every count taken (the flush lag's clock). */
     private readonly metrics?: Metrics,
+    /** Given the stranded taps of a refused flush (absent: they are only logged by the caller). */
+    private readonly strand?: StrandedKeeper,
   ) {
     redis.defineCommand('gameFlushTake', { numberOfKeys: 12, lua: TAKE_SCRIPT });
     redis.defineCommand('gameFlushReturn', { numberOfKeys: 7, lua: RETURN_SCRIPT });
     redis.defineCommand('gameFlushDurable', { lua: DURABLE_SCRIPT });
+    redis.defineCommand('gameFlushUnbatched', { lua: UNBATCHED_WRITTEN_SCRIPT });
   }
 
   /** Puts back the ids that flushers took and never wrote (they stopped or crashed mid-flush). */
@@ -175,14 +216,27 @@ export class RedisFlusher {
       this.metrics?.flushed({ users: 0, sessions: 0, countries: 0 });
       return { taken: 0, written: false };
     }
-    const totals = { ...parseTotals(users, sessions, countries, seasons), moves: Number(moves) };
+    const { unbatched, ...parsed } = parseTotals(users, sessions, countries, seasons);
+    const totals = { ...parsed, moves: Number(moves) };
     // Counters without a generation are not written yet (the caller has them take Postgres's, as
     // a start does); what was taken goes back at the next flush.
     if (!generation) return { taken: totals.users.length, written: false };
     // Not written: this Redis's generation is not the one Postgres follows. Either Redis was
-    // emptied and rebuilt since this cut (its clients send again the batches Postgres does not
-    // hold, which were never said to be durable), or this Redis is behind: the caller checks.
+    // emptied and rebuilt since this cut, or this Redis is behind (the caller checks). Clients
+    // send again the batches Postgres does not hold (never said to be durable); the unbatched
+    // taps, which nobody would send again, are handed on to the Redis Postgres follows.
     const written = await this.repo.writeTotals(totals, generation);
+    if (!written && unbatched.length > 0) await this.strand?.(generation, unbatched);
+    for (let i = 0; written && i < unbatched.length; i += DURABLE_STEP) {
+      const step = unbatched.slice(i, i + DURABLE_STEP);
+      await this.redis.gameFlushUnbatched(
+        1 + step.length,
+        this.k.generation,
+        ...step.map((u) => this.k.user(u.userId)),
+        generation,
+        ...step.map((u) => u.to),
+      );
+    }
     for (let i = 0; written && i < totals.sessions.length; i += DURABLE_STEP) {
       const step = totals.sessions.slice(i, i + DURABLE_STEP);
       await this.redis.gameFlushDurable(
@@ -233,14 +287,15 @@ function parseTotals(
   sessions: string[],
   countries: string[],
   seasons: string[],
-): Omit<FlushedTotals, 'moves'> {
-  const totals: Omit<FlushedTotals, 'moves'> = {
+): Omit<FlushedTotals, 'moves'> & { unbatched: StrandedTaps[] } {
+  const totals: Omit<FlushedTotals, 'moves'> & { unbatched: StrandedTaps[] } = {
     users: [],
     sessions: [],
     countries: [],
     seasons: [],
+    unbatched: [],
   };
-  for (let i = 0; i < users.length; i += 7) {
+  for (let i = 0; i < users.length; i += 9) {
     // id, points, taps, then the day and its taps, and the day before ('' for none).
     const days: { day: number; taps: number }[] = [];
     if (users[i + 3] !== '')
@@ -253,6 +308,10 @@ function parseTotals(
       taps: Number(users[i + 2]),
       days,
     });
+    // Unbatched taps Postgres does not hold yet, with how many it does.
+    const to = Number(users[i + 7] || 0);
+    const from = Number(users[i + 8] || 0);
+    if (to > from) totals.unbatched.push({ userId: users[i], from, to, day: days[0]?.day ?? 0 });
   }
   for (let i = 0; i < sessions.length; i += 4) {
     totals.sessions.push({

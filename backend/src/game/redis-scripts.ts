@@ -19,7 +19,9 @@ import { TAP_KEY_TTL_SECONDS, type TapOutcome } from './store';
  * shared TapBucket's rule. Counted taps also go to the boards of the season running by Redis's
  * clock (the one clock of every node), so a tap belongs to exactly one season, and to the
  * player's count of the UTC day by that clock (day, dayTaps; prevDay, prevDayTaps keep the day
- * they tapped before until the flusher has surely written it). Answers one reply
+ * they tapped before until the flusher has surely written it). Taps without a batch number (POST
+ * /api/tap) are also counted in the player's `unbatched`: no client keeps them to send again, so
+ * a flush that Postgres refuses hands them on (see STRANDED_SCRIPT). Answers one reply
  * per batch; a refusal by the rate says in how many milliseconds the bucket holds the batch (-1:
  * never, it is larger than the burst).
  */
@@ -74,6 +76,7 @@ for i = 1, (#KEYS - 9) / 3 do
         last = seq
       else
         redis.call('HSET', sessionKey, 'points', sessionPoints, 'taps', sessionTaps)
+        redis.call('HINCRBY', userKey, 'unbatched', count)
       end
       if tapKey ~= '' then redis.call('SET', tapKey, '1', 'EX', ${TAP_KEY_TTL_SECONDS}) end
       redis.call('ZADD', KEYS[1], points, userId)
@@ -135,6 +138,54 @@ redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('SADD', KEYS[4], u[1])
 redis.call('INCR', KEYS[5])
 return {'ok', points}
+`;
+
+/**
+ * Adds taps that another Redis acknowledged and could not write to Postgres (its generation was
+ * no longer Postgres's: see RedisFlusher), once: the player's hash keeps, under the marker
+ * `stranded:<that generation>`, how far that Redis's count of the player's unbatched taps has been
+ * added here, so an event delivered again, or an older one after a newer, adds nothing. Only to a
+ * Redis of the generation Postgres follows (the caller holds it, read under a lock, in ARGV 1).
+ * A tap is a point. The taps go to the day they were counted on when the player's hash still keeps
+ * it, and to the season running now.
+ * KEYS: 1 users zset, 2 countries zset, 3 country taps hash, 4 dirty users, 5 dirty countries,
+ * 6 version, 7 ready, 8 seasons set, 9 generation, 10 frozen points per country, 11 the player's
+ * hash. ARGV: 1 Postgres's generation, 2 player id, 3 the marker's field, 4 the count already
+ * written from, 5 the count reached, 6 the day, 7 season 1's start, 8 a season's length, 9 the
+ * season keys' prefix.
+ * Answers {'ok', taps added}, {'again'}, {'no-user'}, {'not-ready'} or {'behind'}.
+ */
+export const STRANDED_SCRIPT = `
+if redis.call('EXISTS', KEYS[7]) == 0 then return {'not-ready'} end
+if redis.call('GET', KEYS[9]) ~= ARGV[1] then return {'behind'} end
+local u = redis.call('HMGET', KEYS[11], 'country', 'points', 'taps', 'frozen', ARGV[3], 'day', 'dayTaps', 'prevDay', 'prevDayTaps')
+if not u[1] then return {'no-user'} end
+local reached = tonumber(ARGV[5])
+local add = reached - math.max(tonumber(ARGV[4]), tonumber(u[5]) or 0)
+if add <= 0 then return {'again'} end
+local points = tonumber(u[2]) + add
+redis.call('HSET', KEYS[11], 'points', points, 'taps', tonumber(u[3]) + add, ARGV[3], reached)
+local day = tonumber(ARGV[6])
+if tonumber(u[6]) == day then redis.call('HSET', KEYS[11], 'dayTaps', tonumber(u[7]) + add)
+elseif tonumber(u[8]) == day then redis.call('HSET', KEYS[11], 'prevDayTaps', tonumber(u[9]) + add)
+elseif (tonumber(u[6]) or -1) < day then
+  if u[6] then redis.call('HSET', KEYS[11], 'prevDay', u[6], 'prevDayTaps', u[7]) end
+  redis.call('HSET', KEYS[11], 'day', day, 'dayTaps', add)
+end
+if u[4] == '1' then redis.call('HINCRBY', KEYS[10], u[1], add)
+else redis.call('ZADD', KEYS[1], points, ARGV[2]) end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local season = math.floor((now - tonumber(ARGV[7])) / tonumber(ARGV[8])) + 1
+redis.call('ZINCRBY', KEYS[2], add, u[1])
+redis.call('HINCRBY', KEYS[3], u[1], add)
+redis.call('ZINCRBY', ARGV[9] .. season .. ':users', add, ARGV[2])
+redis.call('ZINCRBY', ARGV[9] .. season .. ':countries', add, u[1])
+redis.call('SADD', KEYS[8], season)
+redis.call('SADD', KEYS[4], ARGV[2])
+redis.call('SADD', KEYS[5], u[1])
+redis.call('INCR', KEYS[6])
+return {'ok', add}
 `;
 
 /**

@@ -18,6 +18,7 @@ import { RedisFlusher } from './redis-flusher';
 import { RedisGenerationWatch } from './redis-generation';
 import { gameKeys, type GameKeys } from './redis-keys';
 import { RedisRebuilder } from './redis-rebuild';
+import { RedisStrandedTaps } from './redis-stranded';
 import {
   AROUND_USER_SCRIPT,
   BOARD_SCRIPT,
@@ -96,7 +97,8 @@ export interface RedisStoreDeps {
   calendar?: SeasonCalendar;
   /**
    * Where bonuses granted in Postgres are recorded until Redis holds them (the outbox of
-   * `events`, in `pool`); without it a node that stops between the two loses them.
+   * `events`, in `pool`); without it a node that stops between the two loses them. Also where a
+   * flush that Postgres refused leaves its unbatched taps (see RedisStrandedTaps).
    */
   outbox?: { events: EventBus; pool: pg.Pool };
 }
@@ -145,8 +147,19 @@ export class RedisGameStore implements GameStore {
     this.repo = players;
     this.boards = boards;
     this.transaction = transaction;
-    this.flusher = new RedisFlusher(redis, players, this.k, metrics);
     this.rebuilder = new RedisRebuilder(redis, { players, rebuild }, this.k, logger);
+    const stranded =
+      outbox &&
+      new RedisStrandedTaps(
+        redis,
+        this.k,
+        { transaction },
+        this.rebuilder,
+        calendar,
+        outbox,
+        logger,
+      );
+    this.flusher = new RedisFlusher(redis, players, this.k, metrics, stranded?.keep);
     this.taps = new RedisTapQueue(redis, this.k, rateLimit, calendar);
     this.generation = new RedisGenerationWatch(redis, rebuild, this.k, logger);
     metrics?.watchRedisGeneration(() => this.generation.isBehind);
@@ -159,6 +172,9 @@ export class RedisGameStore implements GameStore {
     redis.defineCommand('gameBonus', { numberOfKeys: 8, lua: BONUS_SCRIPT });
     redis.defineCommand('gameCountry', { numberOfKeys: 9, lua: COUNTRY_SCRIPT });
     outbox?.events.on('game.bonus-granted', ({ bonuses }) => this.addGranted(bonuses));
+    if (stranded) {
+      outbox?.events.on('game.taps-stranded', (taps) => this.available(() => stranded.add(taps)));
+    }
   }
 
   /**

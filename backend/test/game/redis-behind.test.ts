@@ -48,13 +48,16 @@ describe.runIf(await redisAvailable())('a Redis whose counters are behind Postgr
   });
 
   /** A node of the game on `redis`, sharing one Postgres with the others. */
-  async function nodeOn(redis: RedisProcess, options: { logger?: pino.Logger } = {}) {
+  async function nodeOn(
+    redis: RedisProcess,
+    options: { logger?: pino.Logger; env?: Record<string, string> } = {},
+  ) {
     const server = await startTestServer({
       mode: 'redis',
       databaseUrl: database.url,
       redisPrefix,
       logger: options.logger,
-      env: { REDIS_URL: redis.url, FLUSH_INTERVAL_MS: '200', METRICS_TOKEN },
+      env: { REDIS_URL: redis.url, FLUSH_INTERVAL_MS: '200', METRICS_TOKEN, ...options.env },
     });
     servers.push(server);
     return server;
@@ -183,4 +186,62 @@ describe.runIf(await redisAvailable())('a Redis whose counters are behind Postgr
     expect((await request(node.url).get('/readyz')).status).toBe(200);
     await stop(node);
   });
+
+  it('hands the POST /api/tap taps it acknowledged before it found itself behind to the Redis Postgres follows', async () => {
+    // A node on an emptied Redis A rebuilds it (A is what Postgres follows), and flushes only
+    // when it stops: its taps wait in Redis.
+    await redisA.kill();
+    await redisA.start();
+    const env = { EVENTS_LEASE_SECONDS: '1' };
+    const { logger, lines } = keptLogger();
+    const old = await nodeOn(redisA, { logger, env: { ...env, FLUSH_INTERVAL_MS: '600000' } });
+    const before = (await postgresTotals()).taps;
+    expect(await tapTimes(old, 3)).toEqual(Array(3).fill(200));
+
+    // A node on an emptied Redis B rebuilds it from Postgres, which does not hold those three:
+    // Postgres follows B from now on, and A has not flushed since.
+    await redisB.kill();
+    await redisB.start();
+    const current = await nodeOn(redisB, { env });
+    expect(await tapTimes(old, 4)).toEqual(Array(4).fill(200));
+    expect(await tapTimes(current, 2)).toEqual(Array(2).fill(200));
+
+    // A's last flush is refused: its seven taps go to B through the outbox, and B's flush writes them.
+    await stop(old);
+    await expect.poll(postgresTotals, { timeout: 15_000 }).toMatchObject({ taps: before + 9 });
+    expect(lines.filter((line) => /unbatched taps go to the Redis/.test(line.msg))).toMatchObject([
+      { level: 40, players: 1, taps: 7 },
+    ]);
+    expect(await postgresTotals()).toEqual({
+      taps: acknowledged,
+      points: acknowledged,
+      country: acknowledged,
+      days: acknowledged,
+    });
+    // B counts on from there, once: delivering the event again adds nothing.
+    const next = await tap(current.url, player);
+    acknowledged += 1;
+    expect(next.body.user.totalTaps).toBe(acknowledged);
+    await stop(current);
+    expect(await postgresTotals()).toMatchObject({ taps: acknowledged, country: acknowledged });
+  });
+
+  /** The player's totals in Postgres, their country's taps (the only player of NZ), their days'. */
+  async function postgresTotals() {
+    const { rows } = await postgres.query<{
+      taps: number;
+      points: number;
+      country: number;
+      days: number;
+    }>(
+      `SELECT u.total_taps::float8 AS taps, u.total_points::float8 AS points,
+              c.total_taps::float8 AS country,
+              (SELECT COALESCE(SUM(taps), 0) FROM game_daily_taps d
+                WHERE d.user_id = u.id)::float8 AS days
+         FROM game_users u JOIN game_countries c ON c.country = u.country
+        WHERE u.id = $1`,
+      [player.user.id],
+    );
+    return rows[0];
+  }
 });
