@@ -6,6 +6,7 @@ import {
   blockStateSchema,
   commentPageSchema,
   commentSchema,
+  commentSignalSchema,
   commentsOffStateSchema,
   currentSeasonSchema,
   endedSessionsSchema,
@@ -225,6 +226,11 @@ const ENDPOINTS: { methods: string[]; path: RegExp; answer: Answer }[] = [
     answer: one(moderationDecisionAnswerSchema),
   },
   { methods: ['GET'], path: /^\/api\/lolgram\/admin\/stats$/, answer: one(adminStatsSchema) },
+  {
+    methods: ['GET'],
+    path: /^\/api\/lolgram\/admin\/comment-signals$/,
+    answer: list(commentSignalSchema),
+  },
   {
     methods: ['GET'],
     path: /^\/api\/lolgram\/analytics\/popular$/,

@@ -92,3 +92,23 @@ export type CommentPreview = z.infer<typeof commentPreviewSchema>;
 /** PUT (off) or DELETE (on) /api/lolgram/posts/:id/comments-off. */
 export const commentsOffStateSchema = z.object({ commentsOff: z.boolean() });
 export type CommentsOffState = z.infer<typeof commentsOffStateSchema>;
+
+/** Days of comment-wave signals the admin dashboard lists. */
+export const COMMENT_SIGNAL_DAYS = 7;
+
+/**
+ * GET /api/lolgram/admin/comment-signals (admins): the accounts whose comments looked like a
+ * wave on a post in the last COMMENT_SIGNAL_DAYS days, the most recent first, each with its
+ * figures over those days.
+ */
+export const commentSignalSchema = z.object({
+  user: z.object({ id: z.string(), username: z.string(), createdAt: z.string() }),
+  /** Waves it took part in: a post's limit refused someone while its comments were counted. */
+  waves: z.number().int(),
+  /** Its comments it deleted within a minute of writing them. */
+  deletedSoon: z.number().int(),
+  /** Posts where either happened. */
+  posts: z.number().int(),
+  lastAt: z.string(),
+});
+export type CommentSignal = z.infer<typeof commentSignalSchema>;

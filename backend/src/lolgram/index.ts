@@ -8,6 +8,7 @@ import type { Live } from '../live';
 import { lolgramErasure } from './account-erasure';
 import { createNotifications, NotificationsRepository } from './notifications';
 import { LinkPreviews } from './previews/link-previews';
+import { commentSignals, CommentSignalsRepository } from './comments/comment-signals';
 import { CommentsRepository } from './comments/comments-repository';
 import { commentsRouter } from './comments/comments-routes';
 import { CommentsService } from './comments/comments-service';
@@ -98,6 +99,7 @@ export function createLolgramFeature(
   const feedHead = feedPageHead(posts);
   previews.listen(events);
   const limits = createRateLimits(deps.redis, config.REDIS_PREFIX);
+  const commentSignalsRepository = new CommentSignalsRepository(db.pool);
   const comments = new CommentsService({
     pool: db.pool,
     comments: commentsRepository,
@@ -116,7 +118,12 @@ export function createLolgramFeature(
       windowMs: COMMENT_LIMITS.perPost.windowMs,
     },
     events,
-    onPostLimited: () => deps.metrics.commentsRefusedForPost(),
+    signals: commentSignals({
+      repo: commentSignalsRepository,
+      windowMs: COMMENT_LIMITS.perPost.windowMs,
+      onRefused: () => deps.metrics.commentsRefusedForPost(),
+      logger,
+    }),
     now: deps.now,
   });
 
@@ -170,7 +177,7 @@ export function createLolgramFeature(
       }),
     ),
   );
-  router.use('/lolgram', commentsRouter(comments));
+  router.use('/lolgram', commentsRouter(comments, commentSignalsRepository));
   router.use('/lolgram', moderation.router);
   router.use('/lolgram', notifications.router);
   return {

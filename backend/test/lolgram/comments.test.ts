@@ -1,4 +1,5 @@
 import {
+  commentSignalSchema,
   commentMessages,
   commentPageSchema,
   commentSchema,
@@ -471,6 +472,25 @@ describe.each(storageModes)('LOLGram comments (%s storage)', (mode) => {
     }
     // The thread is empty again, and open again to anyone.
     expect((await write(late, post.id, 'now there is room')).status).toBe(201);
+
+    // Operators see the wave's accounts: each took part in it, and deleted its comments soon.
+    const signals = await admin.agent.get('/api/lolgram/admin/comment-signals');
+    expect(signals.status).toBe(200);
+    const listed = expectAnswer(z.array(commentSignalSchema), signals.body);
+    for (const who of wave) {
+      expect(listed.find((s) => s.user.id === who.user.id)).toMatchObject({
+        user: { username: who.user.username },
+        waves: 1,
+        deletedSoon: written.filter((w) => w.who === who).length,
+        posts: 1,
+      });
+    }
+    // Not the one it refused, nor the post's author.
+    expect(listed.map((s) => s.user.id)).not.toContain(late.user.id);
+    expect(listed.map((s) => s.user.id)).not.toContain(author.user.id);
+    // For admins only.
+    expect((await late.agent.get('/api/lolgram/admin/comment-signals')).status).toBe(403);
+    expect((await request(server.url).get('/api/lolgram/admin/comment-signals')).status).toBe(401);
   });
 
   it('answers each call by who asks: anonymous, owner, another user, a blocked user, an admin', async () => {

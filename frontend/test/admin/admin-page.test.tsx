@@ -1,9 +1,15 @@
 // @vitest-environment happy-dom
-import { moderationNotes, type AdminStats, type ModerationQueueEntry } from '@tapgram/shared';
-import { cleanup, screen, within } from '@testing-library/react';
+import {
+  moderationNotes,
+  type AdminStats,
+  type CommentSignal,
+  type ModerationQueueEntry,
+} from '@tapgram/shared';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdminPage } from '../../src/features/admin/AdminPage';
+import { adminKeys } from '../../src/features/admin/queries';
 import { makeUser, meAnswer } from '../lolgram/builders';
 import { json, stubFetch, type FetchStub } from '../lolgram/fetch-stub';
 import { renderWithApp, signIn } from '../lolgram/render';
@@ -30,16 +36,18 @@ function answerAdminData(
   api: FetchStub,
   stats: () => Response = () => json(makeStats()),
   queue: ModerationQueueEntry[] = [],
+  signals: () => Response = () => json([]),
 ) {
   api
     .on('GET', '/api/lolgram/admin/moderation/queue', () => json(queue))
+    .on('GET', '/api/lolgram/admin/comment-signals', signals)
     .on('GET', /^\/api\/lolgram\/analytics\/popular/, () => json([]))
     .on('GET', '/api/lolgram/admin/stats', stats)
     .on('GET', '/api/admin/game/actions', () => json([]));
 }
 
 function renderAdmin() {
-  renderWithApp(<AdminPage />, { route: '/admin', path: '/admin', auth: false });
+  return renderWithApp(<AdminPage />, { route: '/admin', path: '/admin', auth: false });
 }
 
 let api: FetchStub;
@@ -216,5 +224,41 @@ describe('the admin page', () => {
     expect(await screen.findByText('1 post', {}, FIRST_RENDER)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('tab', { name: 'Reports' }));
     expect(await screen.findByText('1 report in all')).toBeInTheDocument();
+  });
+
+  it('lists the accounts of comment waves under the queue, and says when there are none or they could not be fetched', async () => {
+    signIn(api, makeUser({ username: 'boss' }), { isAdmin: true });
+    const signal: CommentSignal = {
+      user: {
+        id: '00000000-0000-4000-8000-00000000cccc',
+        username: 'throwaway_1',
+        createdAt: '2026-11-01T12:00:00.000Z',
+      },
+      waves: 1,
+      deletedSoon: 10,
+      posts: 1,
+      lastAt: '2026-11-01T12:01:00.000Z',
+    };
+    let answer = () => json([signal]);
+    answerAdminData(api, undefined, [], () => answer());
+    const { client } = renderAdmin();
+    await userEvent.click(
+      await screen.findByRole('tab', { name: 'Content Moderation' }, FIRST_RENDER),
+    );
+
+    const list = await screen.findByRole('list', { name: 'Accounts in comment waves' });
+    const row = within(list).getByRole('listitem');
+    expect(within(row).getByRole('link', { name: '@throwaway_1' })).toHaveAttribute(
+      'href',
+      '/lolgram/throwaway_1',
+    );
+    expect(row).toHaveTextContent('1 wave · 10 comments deleted within a minute · 1 post');
+
+    answer = () => json([]);
+    await act(() => client.refetchQueries({ queryKey: adminKeys.commentSignals }));
+    expect(await screen.findByText('No comment waves in the last 7 days.')).toBeInTheDocument();
+    answer = () => json({ error: 'Boom' }, 500);
+    await act(() => client.refetchQueries({ queryKey: adminKeys.commentSignals }));
+    expect(await screen.findByText('Failed to fetch comment waves')).toBeInTheDocument();
   });
 });

@@ -23,7 +23,7 @@ export function renderWithApp(
 ) {
   const client = createQueryClient();
   const content = auth ? <AuthProvider>{ui}</AuthProvider> : ui;
-  return render(
+  const rendered = render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={[route]}>
         <Routes>
@@ -33,4 +33,5 @@ export function renderWithApp(
       <Toaster />
     </QueryClientProvider>,
   );
+  return { ...rendered, client };
 }

@@ -1,11 +1,20 @@
 import { commentsQuerySchema, createCommentBodySchema } from '@tapgram/shared';
 import { Router } from 'express';
-import { requireViewer, viewerOf } from '../../accounts';
+import { requireAccess, requireViewer, viewerOf } from '../../accounts';
 import { parseInput } from '../../core/errors';
+import type { CommentSignalsRepository } from './comment-signals';
 import type { CommentsService } from './comments-service';
 
-export function commentsRouter(service: CommentsService): Router {
+export function commentsRouter(
+  service: CommentsService,
+  signals: Pick<CommentSignalsRepository, 'recent'>,
+): Router {
   const router = Router();
+
+  router.get('/admin/comment-signals', async (_req, res) => {
+    requireAccess(viewerOf(res), 'admin', null);
+    res.json(await signals.recent());
+  });
 
   router.get('/posts/:id/comments', async (req, res) => {
     const page = parseInput(commentsQuerySchema, req.query);

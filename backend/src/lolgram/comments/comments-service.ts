@@ -15,9 +15,14 @@ import type { RateLimit } from '../../core/limiter';
 import type { PostsRepository } from '../posts/posts-repository';
 import type { BlocksRepository } from '../relations/blocks-repository';
 import type { FollowsRepository } from '../relations/follows-repository';
+import type { CommentSignals } from './comment-signals';
 import type { CommentsRepository } from './comments-repository';
 import './events';
 
+const NO_SIGNALS: CommentSignals = {
+  refusedOnPost: async () => {},
+  deletedSoon: async () => {},
+};
 const postNotFound = () => new NotFoundError('Post not found');
 const commentNotFound = () => new NotFoundError(commentMessages.notFound);
 
@@ -38,8 +43,8 @@ export interface CommentsServiceDeps {
    */
   limits: { perUser: RateLimit; perPost: RateLimit; windowMs: number };
   events: EventBus;
-  /** Counts a comment the post's own limit refused (operators watch for waves of them). */
-  onPostLimited?: () => void;
+  /** Told of a comment the post's own limit refused, and of one deleted soon (operators' signals). */
+  signals?: CommentSignals;
   now?: () => number;
 }
 
@@ -51,7 +56,7 @@ export class CommentsService {
   private readonly follows: FollowsRepository;
   private readonly limits: CommentsServiceDeps['limits'];
   private readonly events: EventBus;
-  private readonly onPostLimited: () => void;
+  private readonly signals: CommentSignals;
   private readonly now: () => number;
 
   constructor(deps: CommentsServiceDeps) {
@@ -62,7 +67,7 @@ export class CommentsService {
     this.follows = deps.follows;
     this.limits = deps.limits;
     this.events = deps.events;
-    this.onPostLimited = deps.onPostLimited ?? (() => undefined);
+    this.signals = deps.signals ?? NO_SIGNALS;
     this.now = deps.now ?? Date.now;
   }
 
@@ -100,7 +105,7 @@ export class CommentsService {
       try {
         await this.limits.perPost.take(postId, commentMessages.tooManyOnPost);
       } catch (error) {
-        this.onPostLimited();
+        await this.signals.refusedOnPost(postId, post.userId);
         throw error;
       }
     }
@@ -177,6 +182,7 @@ export class CommentsService {
     // Deleted within the window it was counted in: its place on the post is given back.
     if (this.now() - comment.createdAt.getTime() < this.limits.windowMs) {
       await this.limits.perPost.forgive(comment.postId);
+      if (viewer.id === comment.userId) await this.signals.deletedSoon(viewer.id, comment.postId);
     }
   }
 

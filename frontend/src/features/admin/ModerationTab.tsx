@@ -11,6 +11,7 @@ import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../hooks/use-toast';
 import { focusWhenReady } from '../../lib/focus-when-ready';
+import { CommentWaves } from './CommentWaves';
 import { rendererOf } from './moderated-content';
 import { useModerate, useModerationQueue } from './queries';
 
@@ -102,6 +103,15 @@ function QueueItem({ item }: { item: ModerationQueueEntry }) {
 }
 
 export function ModerationTab() {
+  return (
+    <div className="space-y-10">
+      <ModerationQueue />
+      <CommentWaves />
+    </div>
+  );
+}
+
+function ModerationQueue() {
   const queue = useModerationQueue();
   if (queue.isPending) return <Skeleton className="h-40" />;
   if (queue.isError) return <p className="text-red-400">Failed to fetch moderation queue</p>;

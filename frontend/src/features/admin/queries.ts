@@ -2,6 +2,7 @@ import {
   ANALYTICS_DEFAULT_LIMIT,
   ANALYTICS_DEFAULT_TIMEFRAME,
   type AdminStats,
+  type CommentSignal,
   type ModerationDecision,
   type ModerationDecisionAnswer,
   type ModerationDecisionBody,
@@ -19,11 +20,20 @@ export const adminKeys = {
     `/api/lolgram/analytics/popular?timeframe=${ANALYTICS_DEFAULT_TIMEFRAME}&limit=${ANALYTICS_DEFAULT_LIMIT}`,
   ],
   stats: ['/api/lolgram/admin/stats'],
+  commentSignals: ['/api/lolgram/admin/comment-signals'],
 };
 
 export function useModerationQueue() {
   return useQuery<ModerationQueueEntry[]>({
     queryKey: adminKeys.queue,
+    refetchInterval: REFRESH_INTERVAL_MS,
+  });
+}
+
+/** The accounts whose comments looked like a wave lately (see CommentWaves). */
+export function useCommentSignals() {
+  return useQuery<CommentSignal[]>({
+    queryKey: adminKeys.commentSignals,
     refetchInterval: REFRESH_INTERVAL_MS,
   });
 }
