@@ -155,6 +155,30 @@ async function seedOwnPost(url: string, admin: string): Promise<SeededPost> {
   return upload(url, { id: signedIn.body.id, cookie: signedIn.cookie }, OWN_CAPTION, { hue: 200 });
 }
 
+/**
+ * Three comments deleted as soon as written: the admin dashboard lists their author under
+ * "Comment waves" (the thread stays empty).
+ */
+async function commentAndDelete(url: string, admin: string, postId: string): Promise<void> {
+  const { cookie } = await post(url, '/api/lolgram/users/login', {
+    username: admin,
+    password: PASSWORD,
+  });
+  for (let i = 0; i < 3; i += 1) {
+    const written = await post(
+      url,
+      `/api/lolgram/posts/${postId}/comments`,
+      { text: `gone ${i}` },
+      cookie,
+    );
+    const deleted = await fetch(`${url}/api/lolgram/comments/${written.body.id}`, {
+      method: 'DELETE',
+      headers: { cookie },
+    });
+    if (!deleted.ok) throw new Error(`delete comment: ${deleted.status}`);
+  }
+}
+
 /** Six players with taps, the first (the longest name) the most; returns that one. */
 async function seedPlayers(url: string): Promise<SeededPlayer> {
   const names = [LONG_PLAYER, 'tapper', 'Ana', 'zoe_99', 'kenji-t', 'moe'];
@@ -251,6 +275,7 @@ export async function seedSite(server: TestServer, browser: Browser): Promise<Se
   const ownPost = await seedOwnPost(server.url, admin);
   const posts = await seedPosts(server.url, [LONG_AUTHOR, 'memelord']);
   await feedHolds(server.url, posts.length + 1);
+  await commentAndDelete(server.url, admin, ownPost.id);
   const blocked = await post(server.url, '/api/lolgram/users/create', {
     username: BLOCKED,
     password: PASSWORD,

@@ -94,7 +94,8 @@ export async function outOfEnergy(page: Page): Promise<() => Promise<number>> {
 /** The admin dashboard's tabs, each with what shows that its panel has loaded. */
 export const adminTabs = (page: Page): [tab: string, ready: Locator][] => [
   ['Overview', page.getByText('System Health')],
-  ['Content Moderation', page.getByTestId('queue-item').first()],
+  // Its last part: the accounts of comment waves, below the queue (the seed makes one).
+  ['Content Moderation', page.getByRole('list', { name: 'Accounts in comment waves' })],
   ['Analytics', page.getByText('Engagement Metrics')],
   ['Reports', page.getByText('Reports by reason')],
   ['Players', page.getByRole('navigation', { name: 'Pages of players' })],
