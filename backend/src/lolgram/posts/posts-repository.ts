@@ -341,12 +341,17 @@ export class PostsRepository {
     return { lolCount: rows[0].lol_count, isLiked: lol, delta, authorId: rows[0].user_id };
   }
 
-  /** Records views of visible posts, once per viewer, post and hour. */
+  /**
+   * Records views of visible posts, once per viewer, post and hour. The posts are locked as they
+   * are read (as the foreign key's check would lock them): one being deleted is waited for and
+   * then left out, where the check would fail the whole statement.
+   */
   async recordViews(postIds: string[], viewerKey: string): Promise<void> {
     await this.db.query(
       `INSERT INTO post_views (post_id, viewer_key, view_hour)
        SELECT p.id, $2, date_trunc('hour', now()) FROM posts p
         WHERE p.id = ANY($1::uuid[]) AND p.status = 'visible'
+          FOR KEY SHARE
        ON CONFLICT DO NOTHING`,
       [postIds, viewerKey],
     );
