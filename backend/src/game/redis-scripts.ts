@@ -106,6 +106,37 @@ end
 return replies
 `;
 
+/** Where a script's KEYS and ARGV hold what `addedBesideTaps` touches (their 1-based places). */
+interface BesideTaps {
+  keys: {
+    countries: number;
+    seasons: number;
+    dirtyUsers: number;
+    dirtyCountries: number;
+    version: number;
+  };
+  argv: { player: number; seasonStart: number; seasonLength: number; seasonPrefix: number };
+}
+
+/**
+ * Lua adding `amount` (a Lua expression) of points to a player's country (`country`, one too) and
+ * to both boards of the season running by Redis's clock, then marking what changed for the
+ * flusher and the pushes: what a bonus and stranded taps do beside the player's own hash.
+ */
+function addedBesideTaps({ keys, argv }: BesideTaps, amount: string, country: string): string {
+  return `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local season = math.floor((now - tonumber(ARGV[${argv.seasonStart}])) / tonumber(ARGV[${argv.seasonLength}])) + 1
+redis.call('ZINCRBY', KEYS[${keys.countries}], ${amount}, ${country})
+redis.call('ZINCRBY', ARGV[${argv.seasonPrefix}] .. season .. ':users', ${amount}, ARGV[${argv.player}])
+redis.call('ZINCRBY', ARGV[${argv.seasonPrefix}] .. season .. ':countries', ${amount}, ${country})
+redis.call('SADD', KEYS[${keys.seasons}], season)
+redis.call('SADD', KEYS[${keys.dirtyUsers}], ARGV[${argv.player}])
+redis.call('SADD', KEYS[${keys.dirtyCountries}], ${country})
+redis.call('INCR', KEYS[${keys.version}])`;
+}
+
 /**
  * Adds a bonus that Postgres recorded (a check-in's claim row, a referral's bonus row) to a
  * player's points and every board, once: the player's hash keeps a marker of the bonuses it holds
@@ -124,19 +155,17 @@ if not u[1] then return {'no-user'} end
 local day, bonus = tonumber(ARGV[2]), tonumber(ARGV[3])
 if (tonumber(u[4]) or -1) >= day then return {'again', tonumber(u[2])} end
 if u[3] == '1' then return {'frozen'} end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local season = math.floor((now - tonumber(ARGV[4])) / tonumber(ARGV[5])) + 1
 local points = tonumber(u[2]) + bonus
 redis.call('HSET', KEYS[8], 'points', points, ARGV[7], day)
 redis.call('ZADD', KEYS[1], points, ARGV[1])
-redis.call('ZINCRBY', KEYS[2], bonus, u[1])
-redis.call('ZINCRBY', ARGV[6] .. season .. ':users', bonus, ARGV[1])
-redis.call('ZINCRBY', ARGV[6] .. season .. ':countries', bonus, u[1])
-redis.call('SADD', KEYS[7], season)
-redis.call('SADD', KEYS[3], ARGV[1])
-redis.call('SADD', KEYS[4], u[1])
-redis.call('INCR', KEYS[5])
+${addedBesideTaps(
+  {
+    keys: { countries: 2, seasons: 7, dirtyUsers: 3, dirtyCountries: 4, version: 5 },
+    argv: { player: 1, seasonStart: 4, seasonLength: 5, seasonPrefix: 6 },
+  },
+  'bonus',
+  'u[1]',
+)}
 return {'ok', points}
 `;
 
@@ -174,17 +203,15 @@ elseif (tonumber(u[6]) or -1) < day then
 end
 if u[4] == '1' then redis.call('HINCRBY', KEYS[10], u[1], add)
 else redis.call('ZADD', KEYS[1], points, ARGV[2]) end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local season = math.floor((now - tonumber(ARGV[7])) / tonumber(ARGV[8])) + 1
-redis.call('ZINCRBY', KEYS[2], add, u[1])
 redis.call('HINCRBY', KEYS[3], u[1], add)
-redis.call('ZINCRBY', ARGV[9] .. season .. ':users', add, ARGV[2])
-redis.call('ZINCRBY', ARGV[9] .. season .. ':countries', add, u[1])
-redis.call('SADD', KEYS[8], season)
-redis.call('SADD', KEYS[4], ARGV[2])
-redis.call('SADD', KEYS[5], u[1])
-redis.call('INCR', KEYS[6])
+${addedBesideTaps(
+  {
+    keys: { countries: 2, seasons: 8, dirtyUsers: 4, dirtyCountries: 5, version: 6 },
+    argv: { player: 2, seasonStart: 7, seasonLength: 8, seasonPrefix: 9 },
+  },
+  'add',
+  'u[1]',
+)}
 return {'ok', add}
 `;
 

@@ -1,27 +1,17 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/logger';
 import { RedisRebuilder } from '../../src/game/redis-rebuild';
 import { gameKeys } from '../../src/game/redis-keys';
 import { gameRepositories } from '../../src/game/repositories';
 import { redisAvailable } from '../../test-support/availability';
-import { startTestServer, type TestServer } from '../../test-support/server';
-import { TEST_REDIS_URL } from '../../test-support/services';
+import { storePartsServer } from './store-parts';
 
 describe.runIf(await redisAvailable())('rebuilding an emptied Redis', () => {
-  let server: TestServer;
-  let redis: Redis;
-  beforeAll(async () => {
-    // The server's own flusher stays out of the way: only the test's rebuilder rebuilds.
-    server = await startTestServer({ mode: 'redis', env: { FLUSH_INTERVAL_MS: '3600000' } });
-    redis = new Redis(TEST_REDIS_URL);
-  });
-  afterAll(async () => {
-    await redis?.quit();
-    await server?.stop();
-  });
+  // The server's own flusher stays out of the way: only the test's rebuilder rebuilds.
+  const held = storePartsServer();
 
   it('answers a caller that found Redis emptied once it holds the counters again, though a check under way had found it ready', async () => {
+    const { server, redis } = held;
     const k = gameKeys(server.redisPrefix);
     const rebuilder = new RedisRebuilder(
       redis,

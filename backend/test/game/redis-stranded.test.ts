@@ -1,6 +1,5 @@
 import { DEFAULT_SEASON_CALENDAR } from '@tapgram/shared';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventBus } from '../../src/core/events';
 import { createLogger } from '../../src/core/logger';
 import { gameKeys } from '../../src/game/redis-keys';
@@ -8,23 +7,14 @@ import { RedisRebuilder } from '../../src/game/redis-rebuild';
 import { RedisStrandedTaps } from '../../src/game/redis-stranded';
 import { gameRepositories } from '../../src/game/repositories';
 import { redisAvailable } from '../../test-support/availability';
-import { startTestServer, type TestServer } from '../../test-support/server';
-import { TEST_REDIS_URL } from '../../test-support/services';
 import { makePlayer, tap } from './builders';
+import { storePartsServer } from './store-parts';
 
 describe.runIf(await redisAvailable())('stranded taps added to the Redis Postgres follows', () => {
-  let server: TestServer;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startTestServer({ mode: 'redis', env: { FLUSH_INTERVAL_MS: '3600000' } });
-    redis = new Redis(TEST_REDIS_URL);
-  });
-  afterAll(async () => {
-    await redis?.quit();
-    await server?.stop();
-  });
+  const held = storePartsServer();
 
   function stranded() {
+    const { server, redis } = held;
     const k = gameKeys(server.redisPrefix);
     const repos = gameRepositories(server.db.pool);
     const logger = createLogger('silent');
@@ -45,6 +35,7 @@ describe.runIf(await redisAvailable())('stranded taps added to the Redis Postgre
   }
 
   it('adds what a Redis counted past what Postgres held, once however often and in whatever order it is delivered', async () => {
+    const { server, redis } = held;
     const { k, taps } = stranded();
     const player = await makePlayer(server.url, 'NZ');
     expect((await tap(server.url, player)).status).toBe(200);
@@ -69,6 +60,7 @@ describe.runIf(await redisAvailable())('stranded taps added to the Redis Postgre
   });
 
   it('refuses to add them to a Redis whose generation Postgres no longer follows', async () => {
+    const { server, redis } = held;
     const { k, taps } = stranded();
     const player = await makePlayer(server.url, 'NZ');
     const followed = await redis.get(k.generation);
