@@ -170,7 +170,7 @@ export class RedisFlusher {
     private readonly k: GameKeys,
     /** Told of each flush that left Postgres holding every count taken (the flush lag's clock). */
     private readonly metrics?: Metrics,
-    /** Given the stranded taps of a refused flush (absent: they are only logged by the caller). */
+    /** Given the stranded taps of a refused flush (absent, without an outbox: they are not kept). */
     private readonly strand?: StrandedKeeper,
   ) {
     redis.defineCommand('gameFlushTake', { numberOfKeys: 12, lua: TAKE_SCRIPT });
