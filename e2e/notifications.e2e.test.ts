@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../backend/test-support';
 import { spawnServer, type ServerProcess } from '../backend/test-support/process';
 import { TEST_REDIS_URL } from '../backend/test-support/services';
+import { expectNoViolations } from './axe';
 import { chromiumPath, launch, shoot, WITHOUT_SERVICE_WORKER } from './browser';
 import { photo, post, signIn, viewportOptions } from './seed';
 import { contextsClosedAfterEach, until } from './setup';
@@ -14,14 +14,6 @@ import { contextsClosedAfterEach, until } from './setup';
 const executable = chromiumPath();
 const PASSWORD = 'correct horse battery';
 const SECRET = 'test-secret-test-secret-test-secret-0123';
-
-async function expectNoViolations(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const found = violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  expect(found, what).toEqual([]);
-}
 
 /**
  * Two backend processes on one database, one Redis and one images directory, as behind a load
